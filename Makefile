@@ -1,0 +1,43 @@
+# smpalt top-level Makefile.
+#
+#   make            build the guest kernel, host tests and dom0 tools
+#   make demo       the main job (see README.md)
+#   make test       every test: unit (gcc, clang, sanitizers), site checker,
+#                   and the scenarios on real Xen inside QEMU
+#   make test-unit  host engine tests only (seconds)
+#   make test-xen   scenarios on real Xen (TESTS="a b" runs some)
+#   make bench-host host benchmarks of the lock paths and the switch cost
+#
+# Objects of different compilers never mix: each compiler gets its own
+# build folder, build/<compiler>/.
+
+CC       ?= gcc
+ifeq ($(origin CC),default)
+CC       := gcc
+endif
+CC_NAME  := $(notdir $(firstword $(CC)))
+TOP      := $(abspath .)
+BUILD    := $(TOP)/build/$(CC_NAME)
+CACHE    := $(TOP)/cache
+OUT      := $(TOP)/out
+
+WARN     := -Wall -Wextra -Werror
+HOST_CFLAGS := -O2 -g $(WARN) -std=gnu11 -I$(TOP)/include
+
+.PHONY: all clean deps test test-unit test-xen bench-host bench demo
+all:
+
+deps:
+	@bash scripts/install-deps.sh
+
+include mk/engine.mk
+include mk/guest.mk
+include mk/xen.mk
+
+# Every test that exists; the summary script adds up each part's
+# "N passed, N failed" line and prints the total as the last line.
+test: deps
+	@bash scripts/run-all-tests.sh
+
+clean:
+	rm -rf build out

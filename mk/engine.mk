@@ -1,0 +1,1 @@
+# Engine, host tests, site checker, host benchmarks (owned by the engine work).

@@ -1,0 +1,1 @@
+# The PV guest kernel (owned by the guest work).

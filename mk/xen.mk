@@ -1,0 +1,1 @@
+# The Xen-in-QEMU harness (owned by the harness work).

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Install the host packages smpalt's build, tests and harness need.
+# Idempotent: packages already present are skipped without touching apt.
+# The Xen hypervisor, the Xen tools and the dom0 kernel are NOT installed
+# here: scripts/fetch-xen.sh downloads and unpacks them into the cache.
+set -euo pipefail
+
+PKGS=(
+	gcc make binutils clang llvm lld
+	libcmocka-dev libxen-dev pkg-config
+	qemu-system-x86 cpio gzip xz-utils
+	gnuplot-nox
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "install-deps: all ${#PKGS[@]} packages present"
+	exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-deps: done"
