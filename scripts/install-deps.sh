@@ -9,7 +9,7 @@ PKGS=(
 	gcc make binutils clang llvm lld
 	libcmocka-dev libxen-dev pkg-config
 	qemu-system-x86 cpio gzip xz-utils
-	gnuplot-nox
+	gnuplot-nox python3
 )
 
 missing=()
