@@ -1,0 +1,270 @@
+# smpalt dom0 library (busybox ash), sourced by the dom0 init and by every
+# scenario in tests/xen/. Two parts:
+#   - scenario helpers: guest_create, wait_for_console, xs_read_guest, result...
+#   - the runner used by init: run_scenario, emit_file, emit_consoles.
+#
+# A scenario is a script run with: SCENARIO (its name), RESULT_FILE, and
+# this library already sourced. It drives xl and xenstore and ends by
+# calling `result STATUS [reason]` (SUCCESS, SKIP, FAILURE or ERROR).
+# A scenario that returns without calling result is an ERROR.
+
+SMPALT_DIR=${SMPALT_DIR:-/opt/smpalt}
+SMPALT_ELF=$SMPALT_DIR/smpalt.elf
+SMPALT_CFG=$SMPALT_DIR/xl-configs/smpalt.cfg
+SCENARIO_DIR=$SMPALT_DIR/scenarios
+RESULTS_DIR=/run/smpalt/results
+CONSOLE_DIR=/var/log/xen/console
+# One poll of a console log, a xenstore key or xl list: 0.2 s.
+POLL_USEC=200000
+POLLS_PER_SEC=5
+# Default limits (seconds) under TCG; scenarios may pass their own.
+DEFAULT_READY_TIMEOUT=60
+DEFAULT_GONE_TIMEOUT=30
+# A whole scenario; smpalt.timeout=N on the dom0 command line overrides.
+DEFAULT_SCENARIO_TIMEOUT=180
+
+# ---------------------------------------------------------------- helpers
+
+# Centiseconds since dom0 boot, for elapsed-time measurements.
+now_cs() {
+	sed -E 's/^([0-9]+)\.([0-9][0-9]).*/\1\2/' /proc/uptime
+}
+
+# Seconds with two decimals between a now_cs value and now.
+since() {
+	local d=$(($(now_cs) - $1))
+	printf '%d.%02d' $((d / 100)) $((d % 100))
+}
+
+log() {
+	echo "[$(since 0)] ${SCENARIO:-init}: $*"
+}
+
+# A line the host shows live (stage progress), besides the scenario log.
+note() {
+	log "$*"
+	echo "@@SMPALT NOTE ${SCENARIO:-init}: $*" >/dev/console
+}
+
+# End the scenario: result SUCCESS|SKIP|FAILURE|ERROR [reason]
+result() {
+	local status=$1
+	shift
+	case $status in
+	SUCCESS | SKIP | FAILURE | ERROR) ;;
+	*)
+		set -- "result called with unknown status '$status'"
+		status=ERROR
+		;;
+	esac
+	echo "$status $*" >"$RESULT_FILE"
+	echo "Test result: $status${*:+ $*}"
+	exit 0
+}
+
+fail() { result FAILURE "$*"; }
+
+# The guest kernel must be in the initramfs, else the scenario cannot run.
+require_guest() {
+	[ -f "$SMPALT_ELF" ] || result SKIP "no guest kernel at $SMPALT_ELF"
+}
+
+# guest_create [xl key=value ...]: create this scenario's guest, named
+# smpalt-<scenario> so that each scenario has its own console log.
+# Sets GUEST, DOMID, CONSOLE_LOG and CREATE_CS.
+guest_create() {
+	GUEST=smpalt-$SCENARIO
+	CONSOLE_LOG=$CONSOLE_DIR/guest-$GUEST.log
+	rm -f "$CONSOLE_LOG"
+	CREATE_CS=$(now_cs)
+	log "xl create $SMPALT_CFG name=\"$GUEST\" $*"
+	xl create -q "$SMPALT_CFG" "name=\"$GUEST\"" "$@" ||
+		fail "xl create failed"
+	DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "xl domid $GUEST failed after create"
+	log "created $GUEST as domain $DOMID in $(since "$CREATE_CS") s"
+}
+
+# wait_for_console PATTERN [TIMEOUT]: wait until a line of the guest's
+# console log contains PATTERN (fixed string). Returns 1 on timeout.
+wait_for_console() {
+	local pattern=$1 timeout=${2:-$DEFAULT_READY_TIMEOUT} start polls=0
+	start=$(now_cs)
+	while ! grep -qF -- "$pattern" "$CONSOLE_LOG" 2>/dev/null; do
+		polls=$((polls + 1))
+		if [ $polls -gt $((timeout * POLLS_PER_SEC)) ]; then
+			log "console: '$pattern' not seen within ${timeout}s"
+			return 1
+		fi
+		usleep $POLL_USEC
+	done
+	note "console '$pattern' after $(since "$start") s (create +$(since "$CREATE_CS") s)"
+	return 0
+}
+
+# wait_for_any_console [TIMEOUT]: wait for the guest's first console byte.
+wait_for_any_console() {
+	local timeout=${1:-$DEFAULT_READY_TIMEOUT} polls=0
+	while [ ! -s "$CONSOLE_LOG" ]; do
+		polls=$((polls + 1))
+		[ $polls -le $((timeout * POLLS_PER_SEC)) ] || return 1
+		usleep $POLL_USEC
+	done
+	note "first guest console output at create +$(since "$CREATE_CS") s"
+}
+
+xs_guest_path() { echo "/local/domain/$DOMID/$1"; }
+
+# xs_read_guest KEY: read a key relative to the guest's xenstore home.
+xs_read_guest() {
+	xenstore-read "$(xs_guest_path "$1")" 2>/dev/null
+}
+
+# xs_write_guest KEY VALUE: write a key relative to the guest's home.
+xs_write_guest() {
+	xenstore-write "$(xs_guest_path "$1")" "$2"
+}
+
+# wait_for_xs KEY [VALUE] [TIMEOUT]: wait until the key exists (and, if
+# VALUE is not empty, holds VALUE). Returns 1 on timeout.
+wait_for_xs() {
+	local key=$1 want=${2:-} timeout=${3:-$DEFAULT_READY_TIMEOUT} polls=0 v
+	while :; do
+		if v=$(xs_read_guest "$key"); then
+			[ -z "$want" ] || [ "$v" = "$want" ] && break
+		fi
+		polls=$((polls + 1))
+		if [ $polls -gt $((timeout * POLLS_PER_SEC)) ]; then
+			log "xenstore: $key${want:+ = $want} not seen within ${timeout}s (now: '${v:-<absent>}')"
+			return 1
+		fi
+		usleep $POLL_USEC
+	done
+	log "xenstore: $key = '$v'"
+	return 0
+}
+
+# domain_state [NAME]: the state column of xl list (e.g. "r-----",
+# "--p---", "---sc-"), empty when the domain does not exist.
+domain_state() {
+	xl list "${1:-$GUEST}" 2>/dev/null | awk 'NR == 2 { print $5 }'
+}
+
+# wait_domain_gone [TIMEOUT] [NAME]: returns 1 if still listed after TIMEOUT.
+wait_domain_gone() {
+	local timeout=${1:-$DEFAULT_GONE_TIMEOUT} name=${2:-$GUEST} polls=0
+	while xl domid "$name" >/dev/null 2>&1; do
+		polls=$((polls + 1))
+		if [ $polls -gt $((timeout * POLLS_PER_SEC)) ]; then
+			log "domain $name still present after ${timeout}s (state $(domain_state "$name"))"
+			return 1
+		fi
+		usleep $POLL_USEC
+	done
+	return 0
+}
+
+# wait_domain_state CHARS [TIMEOUT]: wait until the state column contains
+# one of CHARS (e.g. "c" for crashed, "s" for shut down).
+wait_domain_state() {
+	local chars=$1 timeout=${2:-$DEFAULT_GONE_TIMEOUT} polls=0 s
+	while :; do
+		s=$(domain_state)
+		case $s in *[$chars]*) break ;; esac
+		polls=$((polls + 1))
+		if [ $polls -gt $((timeout * POLLS_PER_SEC)) ]; then
+			log "domain $GUEST state '$s' has none of '$chars' after ${timeout}s"
+			return 1
+		fi
+		usleep $POLL_USEC
+	done
+	log "domain $GUEST state '$s'"
+	return 0
+}
+
+# A random token for round trips (no external entropy tools in busybox).
+random_token() {
+	head -c 12 /dev/urandom | md5sum | cut -c1-16
+}
+
+# ----------------------------------------------------------------- runner
+
+# emit_file NAME PATH: send a file to the host between markers, every line
+# prefixed with "@@NAME|", followed by its line count and md5 so that the
+# host can tell a block that the shared console mangled.
+emit_file() {
+	local name=$1 path=$2 norm=/tmp/emit.$$ lines sum
+	[ -f "$path" ] || return 0
+	tr -d '\r' <"$path" | awk '{ print }' >"$norm"
+	lines=$(wc -l <"$norm")
+	sum=$(md5sum "$norm" | cut -d' ' -f1)
+	echo "@@SMPALT BEGIN $name"
+	sed "s/^/@@$name|/" "$norm"
+	echo "@@SMPALT END $name $lines $sum"
+	rm -f "$norm"
+}
+
+# Send every guest console log not sent yet, then forget it (a guest of the
+# same name later starts a fresh log).
+emit_consoles() {
+	local f g
+	for f in "$CONSOLE_DIR"/guest-*.log; do
+		[ -f "$f" ] || continue
+		g=${f##*/guest-}
+		g=${g%.log}
+		emit_file "console-$g.log" "$f"
+		rm -f "$f"
+	done
+}
+
+# Destroy every domain but dom0, so that each scenario starts clean.
+destroy_guests() {
+	local id
+	for id in $(xl list 2>/dev/null | awk 'NR > 2 { print $2 }'); do
+		xl destroy "$id" >/dev/null 2>&1 ||
+			echo "destroy_guests: xl destroy $id failed"
+	done
+}
+
+scenario_timeout() {
+	local t
+	t=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^smpalt\.timeout=//p')
+	echo "${t:-$DEFAULT_SCENARIO_TIMEOUT}"
+}
+
+# run_scenario NAME: run $SCENARIO_DIR/NAME.sh under a time limit, then send
+# its log, the guest consoles and a xenstore dump, then its result line.
+run_scenario() {
+	local name=$1 script=$SCENARIO_DIR/$1.sh rf=$RESULTS_DIR/$1.result
+	local logf=$RESULTS_DIR/$1.log limit rc status reason start
+	limit=$(scenario_timeout)
+	echo "@@SMPALT START $name"
+	start=$(now_cs)
+	rm -f "$rf"
+	if [ ! -f "$script" ]; then
+		echo "ERROR no scenario script $script in the initramfs" >"$rf"
+		: >"$logf"
+	else
+		SCENARIO=$name RESULT_FILE=$rf timeout -s KILL "$limit" \
+			sh -c ". $SMPALT_DIR/lib.sh; . $script" >"$logf" 2>&1 </dev/null
+		rc=$?
+		if [ ! -s "$rf" ]; then
+			if [ $rc -eq $((128 + 9)) ]; then
+				echo "ERROR killed after the scenario limit of ${limit}s" >"$rf"
+			else
+				echo "ERROR ended without a result (exit code $rc)" >"$rf"
+			fi
+		fi
+	fi
+	read -r status reason <"$rf"
+	echo "[$(since 0)] runner: $name: $status $reason (took $(since "$start") s)" >>"$logf"
+	{
+		echo "### xenstore after scenario $name"
+		xenstore-ls -f 2>&1
+	} >>$RESULTS_DIR/xenstore-scenarios.txt
+	destroy_guests >>"$logf" 2>&1
+	emit_file "$name.log" "$logf"
+	emit_file "xenstore-$name.txt" $RESULTS_DIR/xenstore-scenarios.txt
+	rm -f $RESULTS_DIR/xenstore-scenarios.txt
+	emit_consoles
+	echo "@@SMPALT RESULT $name $status $reason"
+}

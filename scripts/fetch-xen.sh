@@ -1,0 +1,126 @@
+#!/bin/bash
+# Download and unpack what the Xen-in-QEMU harness boots: the Xen hypervisor,
+# the Xen tools and their runtime libraries, the dom0 kernel and busybox.
+#
+# Nothing is installed on the host: each package is fetched with
+# `apt-get download` into cache/xen/debs/ and unpacked with `dpkg -x` into
+# cache/xen/root/. Idempotent: a package already downloaded and unpacked is
+# skipped. Glibc, libgcc_s and the other common libraries are taken from the
+# host by mkinitramfs.sh (the host is Debian 12 like these packages).
+#
+# Usage: scripts/fetch-xen.sh            (CACHE=dir overrides cache/)
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+XEN_CACHE=$CACHE/xen
+DEBS=$XEN_CACHE/debs
+ROOT=$XEN_CACHE/root
+STAMPS=$XEN_CACHE/stamps
+XEN_VERSION=4.17
+# The dom0 kernel series; linux-image-amd64 names the real package.
+DOM0_KERNEL_SERIES=6.1
+DOM0_KERNEL_META=linux-image-amd64
+
+XEN_PKGS=(
+	xen-hypervisor-$XEN_VERSION-amd64
+	xen-utils-$XEN_VERSION
+	xen-utils-common
+	xenstore-utils
+	libxenmisc$XEN_VERSION
+	libxenstore4
+	libxencall1
+	libxendevicemodel1
+	libxenevtchn1
+	libxenforeignmemory1
+	libxengnttab1
+	libxenhypfs1
+	libxentoolcore1
+	libxentoollog1
+	libyajl2
+	busybox-static
+)
+
+log() { echo "fetch-xen: $*"; }
+die() {
+	echo "fetch-xen: error: $*" >&2
+	exit 1
+}
+
+command -v apt-get >/dev/null || die "apt-get not found (a Debian host is required)"
+command -v dpkg >/dev/null || die "dpkg not found"
+
+apt_updated=0
+apt_update_once() {
+	[ "$apt_updated" -eq 0 ] || return 0
+	log "refreshing package lists (apt-get update)"
+	apt-get update -q >/dev/null || die "apt-get update failed"
+	apt_updated=1
+}
+
+# The real kernel package behind the meta package, e.g. linux-image-6.1.0-57-amd64.
+resolve_dom0_kernel() {
+	local pkg
+	pkg=$(apt-cache depends "$DOM0_KERNEL_META" 2>/dev/null |
+		sed -nE "s/^ *Depends: (linux-image-$DOM0_KERNEL_SERIES[^ ]*-amd64)$/\1/p" |
+		head -1)
+	if [ -z "$pkg" ]; then
+		apt_update_once
+		pkg=$(apt-cache depends "$DOM0_KERNEL_META" 2>/dev/null |
+			sed -nE "s/^ *Depends: (linux-image-$DOM0_KERNEL_SERIES[^ ]*-amd64)$/\1/p" |
+			head -1)
+	fi
+	[ -n "$pkg" ] || die "cannot resolve $DOM0_KERNEL_META to a $DOM0_KERNEL_SERIES kernel package"
+	echo "$pkg"
+}
+
+# Download one package into $DEBS unless a .deb of it is already there.
+download() {
+	local pkg=$1
+	if compgen -G "$DEBS/${pkg}_*.deb" >/dev/null; then
+		return 0
+	fi
+	log "downloading $pkg"
+	# apt's sandbox user cannot write into root-owned cache folders.
+	if ! (cd "$DEBS" && apt-get download -q "$pkg" >/dev/null 2>&1); then
+		apt_update_once
+		(cd "$DEBS" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
+			die "apt-get download $pkg failed"
+	fi
+}
+
+unpack() {
+	local pkg=$1 deb
+	deb=$(compgen -G "$DEBS/${pkg}_*.deb" | head -1)
+	[ -n "$deb" ] || die "no .deb for $pkg in $DEBS"
+	[ -e "$STAMPS/$(basename "$deb").unpacked" ] && return 0
+	log "unpacking $(basename "$deb")"
+	dpkg -x "$deb" "$ROOT" || die "dpkg -x $deb failed"
+	touch "$STAMPS/$(basename "$deb").unpacked"
+}
+
+mkdir -p "$DEBS" "$ROOT" "$STAMPS"
+chmod 0755 "$DEBS"
+
+kernel_pkg=$(resolve_dom0_kernel)
+all_pkgs=("${XEN_PKGS[@]}" "$kernel_pkg")
+for p in "${all_pkgs[@]}"; do
+	download "$p"
+	unpack "$p"
+done
+
+# The files the harness needs, checked here so that a broken cache fails early.
+xen_gz=$ROOT/boot/xen-$XEN_VERSION-amd64.gz
+[ -f "$xen_gz" ] || die "hypervisor missing: $xen_gz"
+if [ ! -f "$XEN_CACHE/xen" ] || [ "$xen_gz" -nt "$XEN_CACHE/xen" ]; then
+	log "gunzipping the hypervisor (QEMU -kernel needs it uncompressed)"
+	gzip -dc "$xen_gz" >"$XEN_CACHE/xen.tmp"
+	mv "$XEN_CACHE/xen.tmp" "$XEN_CACHE/xen"
+fi
+vmlinuz=$(compgen -G "$ROOT/boot/vmlinuz-$DOM0_KERNEL_SERIES*-amd64" | sort | tail -1)
+[ -n "$vmlinuz" ] || die "dom0 kernel missing under $ROOT/boot"
+ln -sf "$vmlinuz" "$XEN_CACHE/vmlinuz"
+[ -x "$ROOT/usr/lib/xen-$XEN_VERSION/bin/xl" ] || die "xl missing"
+[ -x "$ROOT/bin/busybox" ] || die "busybox missing"
+
+log "ready: $XEN_CACHE (xen, vmlinuz -> $(basename "$vmlinuz"), root/)"

@@ -1,0 +1,170 @@
+#!/bin/bash
+# Build the dom0 initramfs (cpio newc, gzip) for the Xen-in-QEMU harness.
+#
+# Contents: busybox, the Xen tools with every shared library they need (and
+# the dynamic loader), the dom0 kernel's Xen modules, an empty xl.conf, the
+# dom0 init and library (scripts/dom0/), the xl configs (xl-configs/), the
+# scenario scripts (tests/xen/*.sh, scripts/dom0/demo-*.sh) and, when given,
+# the guest kernel at /opt/smpalt/smpalt.elf.
+#
+# Usage: scripts/mkinitramfs.sh [-o OUTPUT] [GUEST_ELF]
+#   OUTPUT     default cache/dom0-initrd.gz
+#   GUEST_ELF  also taken from the environment; without it the scenarios
+#              that need the guest report SKIP.
+# Needs scripts/fetch-xen.sh to have run (cache/xen/root).
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+XEN_ROOT=$CACHE/xen/root
+XEN_VERSION=4.17
+XEN_BIN=usr/lib/xen-$XEN_VERSION/bin
+LIBDIR=lib/x86_64-linux-gnu
+LOADER=lib64/ld-linux-x86-64.so.2
+# Where the Debian packages and the host keep shared libraries, in the order
+# searched: the unpacked packages first, then the host (Debian 12 too).
+LIB_SEARCH=(
+	"$XEN_ROOT/usr/lib/x86_64-linux-gnu"
+	"$XEN_ROOT/lib/x86_64-linux-gnu"
+	/lib/x86_64-linux-gnu
+	/usr/lib/x86_64-linux-gnu
+)
+# Xen tools the dom0 init and the scenarios run.
+XEN_TOOLS=(xl xenstored xenconsoled xen-init-dom0 xenctx readnotes
+	libxl-save-helper xenconsole xenstore-control)
+XENSTORE_CLIENTS=(xenstore xenstore-read xenstore-write xenstore-ls
+	xenstore-list xenstore-rm xenstore-exists xenstore-watch xenstore-chmod)
+# Loaded by init in this order.
+XEN_MODULES=(xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc)
+# Loaded by glibc at run time (pthread_cancel), so not in any NEEDED list.
+DLOPENED_LIBS=(libgcc_s.so.1)
+
+die() {
+	echo "mkinitramfs: error: $*" >&2
+	exit 1
+}
+
+out=$CACHE/dom0-initrd.gz
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o)
+		[ $# -ge 2 ] || die "-o needs a path"
+		out=$2
+		shift 2
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	-*) die "unknown option $1" ;;
+	*)
+		GUEST_ELF=$1
+		shift
+		;;
+	esac
+done
+GUEST_ELF=${GUEST_ELF:-}
+
+[ -d "$XEN_ROOT" ] || die "$XEN_ROOT missing: run scripts/fetch-xen.sh first"
+for t in cpio gzip readelf; do
+	command -v $t >/dev/null || die "$t not found (scripts/install-deps.sh)"
+done
+if [ -n "$GUEST_ELF" ] && [ ! -f "$GUEST_ELF" ]; then
+	die "guest kernel $GUEST_ELF does not exist"
+fi
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-initramfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,$XEN_BIN,$LIBDIR,lib64,lib/modules} \
+	"$stage"/{etc/xen,proc,sys,dev,run,tmp,root,var/lib/xen,var/log/xen/console} \
+	"$stage"/opt/smpalt/{scenarios,xl-configs}
+
+# --- shared libraries, resolved recursively from ELF NEEDED entries
+declare -A copied=()
+find_lib() {
+	local d
+	for d in "${LIB_SEARCH[@]}"; do
+		if [ -e "$d/$1" ]; then
+			echo "$d/$1"
+			return 0
+		fi
+	done
+	return 1
+}
+copy_lib() {
+	local name=$1 src dep
+	[ -z "${copied[$name]:-}" ] || return 0
+	copied[$name]=1
+	src=$(find_lib "$name") || die "shared library $name not found in ${LIB_SEARCH[*]}"
+	cp -L "$src" "$stage/$LIBDIR/$name"
+	for dep in $(needed_of "$src"); do
+		copy_lib "$dep"
+	done
+}
+needed_of() {
+	readelf -d "$1" 2>/dev/null | sed -nE 's/.*\(NEEDED\).*\[(.*)\]/\1/p'
+}
+copy_bin() {
+	local src=$1 dst=$2 dep
+	[ -f "$src" ] || die "missing $src (re-run scripts/fetch-xen.sh)"
+	cp -L "$src" "$stage/$dst"
+	chmod 0755 "$stage/$dst"
+	for dep in $(needed_of "$src"); do
+		copy_lib "$dep"
+	done
+}
+
+for t in "${XEN_TOOLS[@]}"; do
+	copy_bin "$XEN_ROOT/$XEN_BIN/$t" "$XEN_BIN/$t"
+	ln -sf "/$XEN_BIN/$t" "$stage/usr/sbin/$t"
+done
+copy_bin "$XEN_ROOT/usr/bin/xenstore" usr/bin/xenstore
+for c in "${XENSTORE_CLIENTS[@]}"; do
+	[ "$c" = xenstore ] || ln -sf xenstore "$stage/usr/bin/$c"
+done
+for l in "${DLOPENED_LIBS[@]}"; do
+	copy_lib "$l"
+done
+cp -L "/$LOADER" "$stage/$LOADER"
+ln -s "x86_64-linux-gnu/$(basename "$LOADER")" "$stage/lib/$(basename "$LOADER")" 2>/dev/null || true
+cp -L "/$LOADER" "$stage/$LIBDIR/$(basename "$LOADER")"
+
+# --- busybox (static); init installs its applet links at boot
+[ -x "$XEN_ROOT/bin/busybox" ] || die "busybox missing: run scripts/fetch-xen.sh"
+cp "$XEN_ROOT/bin/busybox" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+
+# --- kernel modules, decompressed if the kernel ships them compressed
+moddir=$(compgen -G "$XEN_ROOT/lib/modules/*/kernel/drivers/xen" | sort | tail -1)
+[ -n "$moddir" ] || die "no dom0 kernel modules under $XEN_ROOT/lib/modules"
+for m in "${XEN_MODULES[@]}"; do
+	src=$(find "$moddir" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -1)
+	[ -n "$src" ] || die "kernel module $m not found under $moddir"
+	case $src in
+	*.ko.xz) xz -dc "$src" >"$stage/lib/modules/$m.ko" ;;
+	*.ko.zst) zstd -dcq "$src" >"$stage/lib/modules/$m.ko" ;;
+	*) cp "$src" "$stage/lib/modules/$m.ko" ;;
+	esac
+done
+
+# --- configuration, dom0 scripts, scenarios, guest
+: >"$stage/etc/xen/xl.conf"
+echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
+install -m 0755 "$TOP/scripts/dom0/init" "$stage/init"
+install -m 0644 "$TOP/scripts/dom0/lib.sh" "$stage/opt/smpalt/lib.sh"
+cp "$TOP"/xl-configs/*.cfg "$stage/opt/smpalt/xl-configs/"
+for s in "$TOP"/tests/xen/*.sh "$TOP"/scripts/dom0/demo*.sh; do
+	[ -f "$s" ] || continue
+	install -m 0755 "$s" "$stage/opt/smpalt/scenarios/$(basename "$s")"
+done
+if [ -n "$GUEST_ELF" ]; then
+	install -m 0644 "$GUEST_ELF" "$stage/opt/smpalt/smpalt.elf"
+fi
+
+mkdir -p "$(dirname "$out")"
+(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "mkinitramfs: $out ($(du -h "$out" | cut -f1)," \
+	"guest: ${GUEST_ELF:-none}, ${#copied[@]} libraries)"

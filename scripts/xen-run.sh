@@ -1,0 +1,317 @@
+#!/bin/bash
+# Run smpalt scenarios on the real Xen 4.17 hypervisor inside QEMU (TCG).
+#
+# One boot runs every requested scenario: fetch Xen and the dom0 kernel
+# (scripts/fetch-xen.sh), build the dom0 initramfs with the guest kernel and
+# the scenarios (scripts/mkinitramfs.sh), boot QEMU, follow its serial log
+# live, then split the results that dom0 sent back between markers into
+# out/xen/<timestamp>/ and print one line per scenario:
+#     <scenario>: SUCCESS|SKIP|FAILURE|ERROR [reason]
+#     N passed, N failed, N skipped
+# Exits non-zero on any FAILURE or ERROR (a scenario that never reported is
+# an ERROR). QEMU runs are serialized machine-wide with flock on
+# /tmp/smpalt-qemu.lock, and the QEMU started here is always killed on exit.
+#
+# Usage: scripts/xen-run.sh [-g GUEST_ELF] [scenario ...]
+#   scenario       a tests/xen/<name>.sh or scripts/dom0/<name>.sh
+#                  (demo*); default: every tests/xen/*.sh
+# Environment:
+#   GUEST_ELF             the guest kernel (or -g); none: guest scenarios SKIP
+#   XEN_SCENARIO_TIMEOUT  seconds one scenario may take inside dom0 (90)
+#   XEN_RUN_TIMEOUT       hard limit for the QEMU run in seconds
+#                         (default: boot allowance + scenarios * per-scenario)
+#   XEN_OUT               results folder (default out/xen/<timestamp>)
+#   VERBOSE=1             echo the whole serial log live
+#   KEEP_INITRD=1         keep the initramfs in the results folder
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+XEN_CACHE=$CACHE/xen
+QEMU=${QEMU:-qemu-system-x86_64}
+QEMU_LOCK=/tmp/smpalt-qemu.lock
+# Machine given to Xen (DESIGN.md: verified set-up; XSAVE hidden, 2 CPUs).
+QEMU_CPU=max,-xsave
+QEMU_SMP=2
+QEMU_MEM_MB=2048
+XEN_CMDLINE="console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all"
+XEN_CMDLINE+=" dom0_mem=1024M,max:1024M smap=0 smep=0"
+DOM0_CMDLINE="console=hvc0 earlyprintk=xen rdinit=/init"
+# Time limits in seconds.
+XEN_SCENARIO_TIMEOUT=${XEN_SCENARIO_TIMEOUT:-90}
+BOOT_ALLOWANCE=150          # QEMU start to dom0 ready, plus power-off
+SCENARIO_SLACK=20           # per scenario: result upload over the console
+POWEROFF_GRACE=15           # after DONE, before QEMU is killed
+KILL_GRACE=3                # SIGTERM to SIGKILL
+# The scenario list separator on the dom0 command line (QEMU's -initrd
+# splits modules on commas, so no commas there).
+TESTS_SEP=:
+
+die() {
+	echo "xen-run: error: $*" >&2
+	exit 2
+}
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+}
+
+GUEST_ELF=${GUEST_ELF:-}
+scenarios=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-g)
+		[ $# -ge 2 ] || die "-g needs a path"
+		GUEST_ELF=$2
+		shift 2
+		;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*)
+		scenarios+=("$1")
+		shift
+		;;
+	esac
+done
+if [ ${#scenarios[@]} -eq 0 ]; then
+	for s in "$TOP"/tests/xen/*.sh; do
+		[ -f "$s" ] && scenarios+=("$(basename "$s" .sh)")
+	done
+fi
+[ ${#scenarios[@]} -gt 0 ] || die "no scenarios (tests/xen/ is empty)"
+for s in "${scenarios[@]}"; do
+	[[ $s =~ ^[A-Za-z0-9_-]+$ ]] || die "bad scenario name '$s'"
+	[ -f "$TOP/tests/xen/$s.sh" ] || [ -f "$TOP/scripts/dom0/$s.sh" ] ||
+		die "no scenario '$s' (tests/xen/$s.sh)"
+done
+if [ -n "$GUEST_ELF" ]; then
+	[ -f "$GUEST_ELF" ] || die "guest kernel $GUEST_ELF does not exist"
+	GUEST_ELF=$(cd "$(dirname "$GUEST_ELF")" && pwd)/$(basename "$GUEST_ELF")
+fi
+command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/install-deps.sh)"
+command -v flock >/dev/null || die "flock not found"
+
+default_timeout=$((BOOT_ALLOWANCE + ${#scenarios[@]} * (XEN_SCENARIO_TIMEOUT + SCENARIO_SLACK)))
+RUN_TIMEOUT=${XEN_RUN_TIMEOUT:-$default_timeout}
+
+stamp=$(date -u +%Y%m%d-%H%M%S)
+RUN_DIR=${XEN_OUT:-$TOP/out/xen/$stamp}
+mkdir -p "$RUN_DIR"
+ln -sfn "$RUN_DIR" "$TOP/out/xen/latest" 2>/dev/null || true
+SERIAL=$RUN_DIR/serial.log
+INITRD=$RUN_DIR/dom0-initrd.gz
+
+T0=$(date +%s.%N)
+elapsed() { awk -v t0="$T0" -v t="$(date +%s.%N)" 'BEGIN { printf "%6.1f", t - t0 }'; }
+stage() { echo "[$(elapsed)s] $*"; }
+
+qemu_pid=
+tail_pid=
+cleanup() {
+	local rc=$?
+	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then
+		echo "xen-run: stopping QEMU (pid $qemu_pid)" >&2
+		kill -TERM "$qemu_pid" 2>/dev/null || true
+		for _ in $(seq $((KILL_GRACE * 10))); do
+			kill -0 "$qemu_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$qemu_pid" 2>/dev/null || true
+	fi
+	if [ -n "$tail_pid" ]; then
+		kill "$tail_pid" 2>/dev/null || true
+	fi
+	if [ "${KEEP_INITRD:-0}" != 1 ]; then
+		rm -f "$INITRD"
+	fi
+	exit $rc
+}
+trap cleanup EXIT
+trap 'echo "xen-run: interrupted" >&2; exit 130' INT
+trap 'echo "xen-run: terminated" >&2; exit 143' TERM
+
+# --- 1. Xen, tools, dom0 kernel
+stage "fetch: scripts/fetch-xen.sh"
+bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1 ||
+	{ cat "$RUN_DIR/fetch.log" >&2; die "fetch-xen.sh failed"; }
+
+# --- 2. dom0 initramfs
+stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}"
+bash "$TOP/scripts/mkinitramfs.sh" -o "$INITRD" ${GUEST_ELF:+"$GUEST_ELF"} \
+	>"$RUN_DIR/initramfs.log" 2>&1 ||
+	{ cat "$RUN_DIR/initramfs.log" >&2; die "mkinitramfs.sh failed"; }
+
+# --- 3. one QEMU at a time on this machine
+exec 9>"$QEMU_LOCK"
+if ! flock -n 9; then
+	stage "waiting for another QEMU run to finish ($QEMU_LOCK)"
+	flock 9
+fi
+
+tests_arg=$(IFS=$TESTS_SEP; echo "${scenarios[*]}")
+dom0_args="$DOM0_CMDLINE smpalt.tests=$tests_arg smpalt.timeout=$XEN_SCENARIO_TIMEOUT"
+: >"$SERIAL"
+stage "qemu start: ${#scenarios[@]} scenario(s): ${scenarios[*]} (hard limit ${RUN_TIMEOUT}s)"
+Tq=$(date +%s)
+# fd 9 (the lock) is not passed on: only this script holds it.
+"$QEMU" -accel tcg -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM_MB" \
+	-nographic -no-reboot -monitor none -serial "file:$SERIAL" \
+	-kernel "$XEN_CACHE/xen" -append "$XEN_CMDLINE" \
+	-initrd "$XEN_CACHE/vmlinuz $dom0_args,$INITRD" \
+	</dev/null >"$RUN_DIR/qemu.log" 2>&1 9>&- &
+qemu_pid=$!
+echo "$qemu_pid" >"$RUN_DIR/qemu.pid"
+
+# --- 4. follow the serial log live
+declare -A status=() reason=()
+ready=0 done_seen=0 timed_out=0 current= fatal=
+deadline=$((Tq + RUN_TIMEOUT))
+exec 8< <(exec tail -n +1 -F --pid="$qemu_pid" "$SERIAL" 2>/dev/null)
+tail_pid=$!
+partial=
+while :; do
+	if IFS= read -r -t 1 -u 8 chunk; then
+		line=${partial}${chunk}
+		partial=
+	else
+		rc=$?
+		if [ $rc -gt 128 ]; then
+			# read timed out; keep any partial line for the next read
+			partial+=$chunk
+			if [ "$(date +%s)" -ge "$deadline" ]; then
+				timed_out=1
+				stage "TIMEOUT: hard limit of ${RUN_TIMEOUT}s reached, killing QEMU"
+				break
+			fi
+			if [ $done_seen = 1 ] && [ "$(date +%s)" -ge $((done_at + POWEROFF_GRACE)) ]; then
+				stage "dom0 did not power off within ${POWEROFF_GRACE}s, killing QEMU"
+				break
+			fi
+			continue
+		fi
+		break # EOF: QEMU has exited and tail drained the file
+	fi
+	line=${line%$'\r'}
+	[ "${VERBOSE:-0}" != 1 ] || printf '%s\n' "$line"
+	case $line in
+	*"@@SMPALT READY"*)
+		ready=1
+		stage "dom0 ready (${line##*@@SMPALT READY })"
+		;;
+	*"@@SMPALT START "*)
+		current=${line##*@@SMPALT START }
+		stage "scenario $current: start"
+		;;
+	*"@@SMPALT NOTE "*)
+		stage "  ${line##*@@SMPALT NOTE }"
+		;;
+	*"@@SMPALT LIVE "*)
+		printf '  | %s\n' "${line##*@@SMPALT LIVE }"
+		;;
+	*"@@SMPALT RESULT "*)
+		r=${line##*@@SMPALT RESULT }
+		name=${r%% *}
+		rest=${r#"$name"}
+		rest=${rest# }
+		status[$name]=${rest%% *}
+		reason[$name]=${rest#"${status[$name]}"}
+		reason[$name]=${reason[$name]# }
+		current=
+		stage "scenario $name: ${status[$name]}${reason[$name]:+ (${reason[$name]})}"
+		;;
+	*"@@SMPALT FATAL "*)
+		fatal=${line##*@@SMPALT FATAL }
+		stage "dom0 init failed: $fatal"
+		;;
+	*"@@SMPALT DONE"*)
+		done_seen=1
+		done_at=$(date +%s)
+		stage "dom0 done, powering off"
+		;;
+	*"@@"*) ;;
+	*"(XEN) Xen version"*)
+		stage "xen: ${line#*(XEN) }"
+		;;
+	*"Panic on CPU"* | *"Kernel panic"*)
+		fatal=${line}
+		stage "PANIC: $line"
+		;;
+	esac
+done
+exec 8<&-
+if kill -0 "$qemu_pid" 2>/dev/null; then
+	kill -TERM "$qemu_pid" 2>/dev/null || true
+fi
+qrc=0
+wait "$qemu_pid" 2>/dev/null || qrc=$?
+qemu_pid=
+stage "qemu exited (status $qrc) after $(($(date +%s) - Tq))s"
+
+# --- 5. split the result blocks into files
+tr -d '\r' <"$SERIAL" | awk -v dir="$RUN_DIR" '
+	# Block lines are "@@NAME|text"; the prefix may follow other output
+	# on the same serial line, so match it anywhere.
+	match($0, /@@SMPALT BEGIN [^ ]+/) {
+		name = substr($0, RSTART + 15, RLENGTH - 15)
+		file = dir "/" name; printf "" > file; open_[name] = 1; next
+	}
+	match($0, /@@SMPALT END [^ ]+ [0-9]+ [0-9a-f]+/) {
+		split(substr($0, RSTART, RLENGTH), f, " ")
+		close(dir "/" f[3]); print f[3], f[4], f[5] > (dir "/.blocks"); next
+	}
+	match($0, /@@[A-Za-z0-9_.-]+\|/) {
+		name = substr($0, RSTART + 2, RLENGTH - 3)
+		if (name in open_) print substr($0, RSTART + RLENGTH) > (dir "/" name)
+	}'
+mangled=()
+if [ -f "$RUN_DIR/.blocks" ]; then
+	while read -r name lines sum; do
+		f=$RUN_DIR/$name
+		got_lines=$(wc -l <"$f")
+		got_sum=$(md5sum "$f" | cut -d' ' -f1)
+		if [ "$got_lines" != "$lines" ] || [ "$got_sum" != "$sum" ]; then
+			mangled+=("$name ($got_lines/$lines lines)")
+		fi
+	done <"$RUN_DIR/.blocks"
+	rm -f "$RUN_DIR/.blocks"
+fi
+[ ${#mangled[@]} -eq 0 ] ||
+	echo "xen-run: warning: blocks damaged on the serial line: ${mangled[*]}"
+echo "xen-run: results in $RUN_DIR"
+ls "$RUN_DIR" | grep -v '^qemu.pid$' | sed 's/^/    /'
+
+# --- 6. one line per scenario
+if [ $timed_out = 1 ]; then
+	why="hard timeout of ${RUN_TIMEOUT}s"
+elif [ -n "$fatal" ]; then
+	why="$fatal"
+elif [ $ready = 0 ]; then
+	why="dom0 never became ready (QEMU exited with status $qrc)"
+else
+	why="QEMU exited (status $qrc) before the scenario reported"
+fi
+pass=0 failn=0 skip=0
+echo
+for s in "${scenarios[@]}"; do
+	st=${status[$s]:-}
+	rs=${reason[$s]:-}
+	if [ -z "$st" ]; then
+		st=ERROR
+		if [ "$s" = "$current" ]; then
+			rs="never reported: $why (scenario was running)"
+		else
+			rs="never reported: $why"
+		fi
+	fi
+	case $st in
+	SUCCESS) pass=$((pass + 1)) ;;
+	SKIP) skip=$((skip + 1)) ;;
+	*) failn=$((failn + 1)) ;;
+	esac
+	echo "$s: $st${rs:+ $rs}"
+done
+echo "$pass passed, $failn failed, $skip skipped"
+[ $failn -eq 0 ]
