@@ -281,7 +281,7 @@ fi
 [ ${#mangled[@]} -eq 0 ] ||
 	echo "xen-run: warning: blocks damaged on the serial line: ${mangled[*]}"
 echo "xen-run: results in $RUN_DIR"
-ls "$RUN_DIR" | grep -v '^qemu.pid$' | sed 's/^/    /'
+ls "$RUN_DIR" | grep -vE '^(qemu.pid|dom0-initrd.gz)$' | sed 's/^/    /'
 
 # --- 6. one line per scenario
 if [ $timed_out = 1 ]; then

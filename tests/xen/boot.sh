@@ -1,0 +1,32 @@
+# Scenario boot: the guest boots in UP form and publishes its state.
+# Input: xl create of xl-configs/smpalt.cfg (vcpus=1, maxvcpus=4).
+# Expected: console shows the "smpalt kernel" banner, then "smpalt: ready";
+# data/smpalt/mode = up, data/smpalt/online = 1, data/smpalt/sites is a
+# positive integer. Then xl destroy.
+
+BANNER="smpalt kernel"
+READY="smpalt: ready"
+BOOT_TIMEOUT=60
+KEY_TIMEOUT=20
+
+require_guest
+guest_create
+
+wait_for_any_console $BOOT_TIMEOUT || fail "no console output within ${BOOT_TIMEOUT}s"
+wait_for_console "$BANNER" $BOOT_TIMEOUT || fail "no '$BANNER' banner within ${BOOT_TIMEOUT}s"
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+
+wait_for_xs data/smpalt/mode up $KEY_TIMEOUT ||
+	fail "data/smpalt/mode is '$(xs_read_guest data/smpalt/mode)', expected up"
+wait_for_xs data/smpalt/online 1 $KEY_TIMEOUT ||
+	fail "data/smpalt/online is '$(xs_read_guest data/smpalt/online)', expected 1"
+wait_for_xs data/smpalt/sites "" $KEY_TIMEOUT || fail "data/smpalt/sites never written"
+sites=$(xs_read_guest data/smpalt/sites)
+case $sites in
+'' | *[!0-9]*) fail "data/smpalt/sites is '$sites', expected a positive integer" ;;
+esac
+[ "$sites" -gt 0 ] || fail "data/smpalt/sites is $sites, expected > 0"
+
+xl destroy "$GUEST" || fail "xl destroy $GUEST failed"
+wait_domain_gone || fail "domain still listed after xl destroy"
+result SUCCESS "banner and ready seen, mode=up online=1 sites=$sites"

@@ -1,0 +1,23 @@
+# Scenario shutdown: the guest honours a clean shutdown request.
+# Input: xl create, wait for "smpalt: ready", then xl shutdown.
+# Expected: the domain is gone within SHUTDOWN_TIMEOUT (xl list no longer
+# shows it) and the console shows "smpalt: shutting down (poweroff)".
+
+READY="smpalt: ready"
+SHUTDOWN_MSG="smpalt: shutting down (poweroff)"
+BOOT_TIMEOUT=60
+SHUTDOWN_TIMEOUT=30
+
+require_guest
+guest_create
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+
+start=$(now_cs)
+# Without -w: the scenario does its own bounded wait.
+xl shutdown "$GUEST" || fail "xl shutdown $GUEST failed"
+wait_domain_gone $SHUTDOWN_TIMEOUT ||
+	fail "domain still listed ${SHUTDOWN_TIMEOUT}s after xl shutdown (state $(domain_state))"
+note "domain gone $(since "$start") s after xl shutdown"
+grep -qF -- "$SHUTDOWN_MSG" "$CONSOLE_LOG" ||
+	fail "domain went away but the console lacks '$SHUTDOWN_MSG'"
+result SUCCESS "gone $(since "$start") s after xl shutdown, shutdown message seen"

@@ -1,0 +1,27 @@
+# Scenario xenstore: both directions of xenstore work between dom0 and guest.
+# Input: xl create, wait for "smpalt: ready", dom0 writes a random token to
+# control/smpalt/echo.
+# Expected: the guest's watch fires and it writes the same token to
+# data/smpalt/echo within ECHO_TIMEOUT; the guest also wrote data/smpalt/mode.
+
+READY="smpalt: ready"
+BOOT_TIMEOUT=60
+ECHO_TIMEOUT=20
+
+require_guest
+guest_create
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+
+mode=$(xs_read_guest data/smpalt/mode) || fail "guest never wrote data/smpalt/mode"
+log "guest wrote data/smpalt/mode = '$mode'"
+
+token=$(random_token)
+start=$(now_cs)
+xs_write_guest control/smpalt/echo "$token" ||
+	fail "dom0 cannot write control/smpalt/echo"
+wait_for_xs data/smpalt/echo "$token" $ECHO_TIMEOUT ||
+	fail "data/smpalt/echo is '$(xs_read_guest data/smpalt/echo)', expected '$token' within ${ECHO_TIMEOUT}s"
+note "echo round trip $(since "$start") s"
+
+xl destroy "$GUEST" || fail "xl destroy $GUEST failed"
+result SUCCESS "echo '$token' came back in $(since "$start") s, mode=$mode"
