@@ -31,6 +31,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 include mk/engine.mk
+include mk/xs.mk
 include mk/guest.mk
 include mk/xen.mk
 
