@@ -14,9 +14,9 @@ SMPALT_CFG=$SMPALT_DIR/xl-configs/smpalt.cfg
 SCENARIO_DIR=$SMPALT_DIR/scenarios
 RESULTS_DIR=/run/smpalt/results
 CONSOLE_DIR=/var/log/xen/console
-# One poll of a console log, a xenstore key or xl list: 0.2 s.
+# Pause between two polls of a console log, a xenstore key or xl list.
 POLL_USEC=200000
-POLLS_PER_SEC=5
+CS_PER_SEC=100
 # Default limits (seconds) under TCG; scenarios may pass their own.
 DEFAULT_READY_TIMEOUT=60
 DEFAULT_GONE_TIMEOUT=30
@@ -34,6 +34,13 @@ now_cs() {
 since() {
 	local d=$(($(now_cs) - $1))
 	printf '%d.%02d' $((d / 100)) $((d % 100))
+}
+
+# deadline_cs SECONDS: the now_cs value SECONDS from now. Waits compare
+# against a deadline, not a poll count: under TCG one xenstore-read or
+# xl list takes a good part of a second.
+deadline_cs() {
+	echo $(($(now_cs) + $1 * CS_PER_SEC))
 }
 
 log() {
@@ -87,11 +94,11 @@ guest_create() {
 # wait_for_console PATTERN [TIMEOUT]: wait until a line of the guest's
 # console log contains PATTERN (fixed string). Returns 1 on timeout.
 wait_for_console() {
-	local pattern=$1 timeout=${2:-$DEFAULT_READY_TIMEOUT} start polls=0
+	local pattern=$1 timeout=${2:-$DEFAULT_READY_TIMEOUT} start end
 	start=$(now_cs)
+	end=$(deadline_cs "$timeout")
 	while ! grep -qF -- "$pattern" "$CONSOLE_LOG" 2>/dev/null; do
-		polls=$((polls + 1))
-		if [ $polls -gt $((timeout * POLLS_PER_SEC)) ]; then
+		if [ "$(now_cs)" -gt "$end" ]; then
 			log "console: '$pattern' not seen within ${timeout}s"
 			return 1
 		fi
@@ -103,10 +110,10 @@ wait_for_console() {
 
 # wait_for_any_console [TIMEOUT]: wait for the guest's first console byte.
 wait_for_any_console() {
-	local timeout=${1:-$DEFAULT_READY_TIMEOUT} polls=0
+	local timeout=${1:-$DEFAULT_READY_TIMEOUT} end
+	end=$(deadline_cs "$timeout")
 	while [ ! -s "$CONSOLE_LOG" ]; do
-		polls=$((polls + 1))
-		[ $polls -le $((timeout * POLLS_PER_SEC)) ] || return 1
+		[ "$(now_cs)" -le "$end" ] || return 1
 		usleep $POLL_USEC
 	done
 	note "first guest console output at create +$(since "$CREATE_CS") s"
@@ -127,13 +134,13 @@ xs_write_guest() {
 # wait_for_xs KEY [VALUE] [TIMEOUT]: wait until the key exists (and, if
 # VALUE is not empty, holds VALUE). Returns 1 on timeout.
 wait_for_xs() {
-	local key=$1 want=${2:-} timeout=${3:-$DEFAULT_READY_TIMEOUT} polls=0 v
+	local key=$1 want=${2:-} timeout=${3:-$DEFAULT_READY_TIMEOUT} end v=
+	end=$(deadline_cs "$timeout")
 	while :; do
 		if v=$(xs_read_guest "$key"); then
 			[ -z "$want" ] || [ "$v" = "$want" ] && break
 		fi
-		polls=$((polls + 1))
-		if [ $polls -gt $((timeout * POLLS_PER_SEC)) ]; then
+		if [ "$(now_cs)" -gt "$end" ]; then
 			log "xenstore: $key${want:+ = $want} not seen within ${timeout}s (now: '${v:-<absent>}')"
 			return 1
 		fi
@@ -151,10 +158,10 @@ domain_state() {
 
 # wait_domain_gone [TIMEOUT] [NAME]: returns 1 if still listed after TIMEOUT.
 wait_domain_gone() {
-	local timeout=${1:-$DEFAULT_GONE_TIMEOUT} name=${2:-$GUEST} polls=0
+	local timeout=${1:-$DEFAULT_GONE_TIMEOUT} name=${2:-$GUEST} end
+	end=$(deadline_cs "$timeout")
 	while xl domid "$name" >/dev/null 2>&1; do
-		polls=$((polls + 1))
-		if [ $polls -gt $((timeout * POLLS_PER_SEC)) ]; then
+		if [ "$(now_cs)" -gt "$end" ]; then
 			log "domain $name still present after ${timeout}s (state $(domain_state "$name"))"
 			return 1
 		fi
@@ -166,12 +173,12 @@ wait_domain_gone() {
 # wait_domain_state CHARS [TIMEOUT]: wait until the state column contains
 # one of CHARS (e.g. "c" for crashed, "s" for shut down).
 wait_domain_state() {
-	local chars=$1 timeout=${2:-$DEFAULT_GONE_TIMEOUT} polls=0 s
+	local chars=$1 timeout=${2:-$DEFAULT_GONE_TIMEOUT} end s
+	end=$(deadline_cs "$timeout")
 	while :; do
 		s=$(domain_state)
 		case $s in *[$chars]*) break ;; esac
-		polls=$((polls + 1))
-		if [ $polls -gt $((timeout * POLLS_PER_SEC)) ]; then
+		if [ "$(now_cs)" -gt "$end" ]; then
 			log "domain $GUEST state '$s' has none of '$chars' after ${timeout}s"
 			return 1
 		fi

@@ -14,7 +14,11 @@ wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEO
 
 start=$(now_cs)
 # Without -w: the scenario does its own bounded wait.
-xl shutdown "$GUEST" || fail "xl shutdown $GUEST failed"
+if ! out=$(xl shutdown "$GUEST" 2>&1); then
+	echo "$out"
+	fail "xl shutdown failed: $(echo "$out" | grep -i error | tail -1)"
+fi
+echo "$out"
 wait_domain_gone $SHUTDOWN_TIMEOUT ||
 	fail "domain still listed ${SHUTDOWN_TIMEOUT}s after xl shutdown (state $(domain_state))"
 note "domain gone $(since "$start") s after xl shutdown"
