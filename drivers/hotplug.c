@@ -63,7 +63,7 @@ static size_t hotplug_utoa(char *buf, unsigned v)
 static hotplug_mask_t hotplug_valid_mask(unsigned maxvcpus)
 {
 	if (maxvcpus >= HOTPLUG_MAX_VCPUS)
-		return (hotplug_mask_t)~(hotplug_mask_t)0;
+		return (hotplug_mask_t) ~(hotplug_mask_t)0;
 	return HOTPLUG_VCPU_BIT(maxvcpus) - 1;
 }
 
@@ -92,7 +92,7 @@ static void hotplug_report(hotplug_report_fn report, void *ctx,
 			   enum hotplug_problem problem, const char *key,
 			   const char *value)
 {
-	struct hotplug_report r = { problem, key, value };
+	struct hotplug_report r = {problem, key, value};
 
 	if (report)
 		report(ctx, &r);
@@ -163,8 +163,8 @@ int hotplug_parse_vcpu_id(const char *name, size_t len, unsigned maxvcpus,
 }
 
 hotplug_mask_t hotplug_scan_listing(const char *names, unsigned count,
-				    unsigned maxvcpus,
-				    hotplug_report_fn report, void *ctx)
+				    unsigned maxvcpus, hotplug_report_fn report,
+				    void *ctx)
 {
 	hotplug_mask_t present = 0;
 	unsigned i;
@@ -191,8 +191,8 @@ int hotplug_target(unsigned maxvcpus, hotplug_mask_t online,
 	unsigned i;
 
 	if (maxvcpus < 1 || maxvcpus > HOTPLUG_MAX_VCPUS) {
-		*target = (online & hotplug_valid_mask(HOTPLUG_MAX_VCPUS)) |
-			  boot;
+		*target =
+			(online & hotplug_valid_mask(HOTPLUG_MAX_VCPUS)) | boot;
 		return -XEN_EINVAL;
 	}
 	want = online | boot;
@@ -260,8 +260,7 @@ enum hotplug_watch hotplug_parse_watch(const char *path, unsigned maxvcpus,
 
 	id = hotplug_id(name, len, maxvcpus);
 	if (id < 0) {
-		hotplug_report(report, ctx, hotplug_id_problem(id), path,
-			       NULL);
+		hotplug_report(report, ctx, hotplug_id_problem(id), path, NULL);
 		return HOTPLUG_WATCH_IGNORE;
 	}
 	*vcpu = (unsigned)id;

@@ -55,9 +55,9 @@ struct xs_iov {
 /* A message being received from the response ring. */
 struct xs_rx {
 	struct xsd_sockmsg hdr;
-	size_t got;     /* bytes of header + body taken so far */
-	bool oversize;  /* hdr.len > XENSTORE_PAYLOAD_MAX: body discarded */
-	bool held;      /* complete reply waiting for the requester */
+	size_t got;    /* bytes of header + body taken so far */
+	bool oversize; /* hdr.len > XENSTORE_PAYLOAD_MAX: body discarded */
+	bool held;     /* complete reply waiting for the requester */
 	char body[XENSTORE_PAYLOAD_MAX + 1]; /* + NUL we add */
 };
 
@@ -70,14 +70,14 @@ struct xs_state {
 	struct xenstore_domain_interface *ring;
 	evtchn_port_t port;
 	uint32_t next_req_id;
-	bool waiting;       /* a request is in flight */
-	uint32_t want_id;   /* its req_id */
-	bool ring_broken;   /* indices made no sense: logged once */
+	bool waiting;	  /* a request is in flight */
+	uint32_t want_id; /* its req_id */
+	bool ring_broken; /* indices made no sense: logged once */
 	struct xs_rx rx;
 	struct xs_watch_event events[XS_WATCH_QUEUE_LEN];
-	unsigned ev_head;   /* oldest queued event */
+	unsigned ev_head; /* oldest queued event */
 	unsigned ev_count;
-	bool dropped;       /* events lost since the caller last asked */
+	bool dropped; /* events lost since the caller last asked */
 	unsigned long dropped_total;
 };
 
@@ -87,14 +87,14 @@ static const struct {
 	const char *name;
 	int err;
 } xs_errors[] = {
-	{ "EINVAL", XEN_EINVAL },       { "EACCES", XEN_EACCES },
-	{ "EEXIST", XEN_EEXIST },       { "EISDIR", XEN_EISDIR },
-	{ "ENOENT", XEN_ENOENT },       { "ENOMEM", XEN_ENOMEM },
-	{ "ENOSPC", XEN_ENOSPC },       { "EIO", XEN_EIO },
-	{ "ENOTEMPTY", XEN_ENOTEMPTY }, { "ENOSYS", XEN_ENOSYS },
-	{ "EROFS", XEN_EROFS },         { "EBUSY", XEN_EBUSY },
-	{ "EAGAIN", XEN_EAGAIN },       { "EISCONN", XEN_EISCONN },
-	{ "E2BIG", XEN_E2BIG },         { "EPERM", XEN_EPERM },
+	{"EINVAL", XEN_EINVAL},	      {"EACCES", XEN_EACCES},
+	{"EEXIST", XEN_EEXIST},	      {"EISDIR", XEN_EISDIR},
+	{"ENOENT", XEN_ENOENT},	      {"ENOMEM", XEN_ENOMEM},
+	{"ENOSPC", XEN_ENOSPC},	      {"EIO", XEN_EIO},
+	{"ENOTEMPTY", XEN_ENOTEMPTY}, {"ENOSYS", XEN_ENOSYS},
+	{"EROFS", XEN_EROFS},	      {"EBUSY", XEN_EBUSY},
+	{"EAGAIN", XEN_EAGAIN},	      {"EISCONN", XEN_EISCONN},
+	{"E2BIG", XEN_E2BIG},	      {"EPERM", XEN_EPERM},
 };
 
 static size_t xs_strnlen(const char *s, size_t max)
@@ -407,7 +407,7 @@ static void xs_release(void)
 /* A string argument including its NUL. */
 static struct xs_iov xs_str(const char *s)
 {
-	struct xs_iov v = { s, xs_strnlen(s, XENSTORE_PAYLOAD_MAX + 1) + 1 };
+	struct xs_iov v = {s, xs_strnlen(s, XENSTORE_PAYLOAD_MAX + 1) + 1};
 
 	return v;
 }
@@ -443,7 +443,7 @@ int xs_init(struct xenstore_domain_interface *ring, evtchn_port_t port)
 
 int xs_read(xs_transaction_t t, const char *path, char *buf, size_t len)
 {
-	struct xs_iov iov[] = { xs_str(path) };
+	struct xs_iov iov[] = {xs_str(path)};
 	int ret;
 
 	ret = xs_talk(XS_READ, t, path, iov, 1, -XEN_ENOENT);
@@ -467,7 +467,7 @@ int xs_write(xs_transaction_t t, const char *path, const char *value)
 {
 	struct xs_iov iov[] = {
 		xs_str(path),
-		{ value, xs_strnlen(value, XENSTORE_PAYLOAD_MAX + 1) },
+		{value, xs_strnlen(value, XENSTORE_PAYLOAD_MAX + 1)},
 	};
 	int ret;
 
@@ -478,7 +478,7 @@ int xs_write(xs_transaction_t t, const char *path, const char *value)
 
 int xs_rm(xs_transaction_t t, const char *path)
 {
-	struct xs_iov iov[] = { xs_str(path) };
+	struct xs_iov iov[] = {xs_str(path)};
 	int ret;
 
 	ret = xs_talk(XS_RM, t, path, iov, 1, -XEN_ENOENT);
@@ -489,7 +489,7 @@ int xs_rm(xs_transaction_t t, const char *path)
 int xs_directory(xs_transaction_t t, const char *path, char *buf, size_t len,
 		 unsigned *count)
 {
-	struct xs_iov iov[] = { xs_str(path) };
+	struct xs_iov iov[] = {xs_str(path)};
 	uint32_t n, i;
 	int ret;
 
@@ -520,7 +520,7 @@ out:
 
 int xs_watch(const char *path, const char *token)
 {
-	struct xs_iov iov[] = { xs_str(path), xs_str(token) };
+	struct xs_iov iov[] = {xs_str(path), xs_str(token)};
 	int ret;
 
 	ret = xs_talk(XS_WATCH, XS_TRANSACTION_NONE, path, iov, 2, 0);
@@ -530,7 +530,7 @@ int xs_watch(const char *path, const char *token)
 
 int xs_unwatch(const char *path, const char *token)
 {
-	struct xs_iov iov[] = { xs_str(path), xs_str(token) };
+	struct xs_iov iov[] = {xs_str(path), xs_str(token)};
 	int ret;
 
 	ret = xs_talk(XS_UNWATCH, XS_TRANSACTION_NONE, path, iov, 2, 0);
@@ -540,7 +540,7 @@ int xs_unwatch(const char *path, const char *token)
 
 int xs_transaction_start(xs_transaction_t *t)
 {
-	struct xs_iov iov[] = { xs_str("") };
+	struct xs_iov iov[] = {xs_str("")};
 	uint32_t id = 0;
 	const char *p;
 	int ret;
@@ -565,7 +565,7 @@ out:
 
 int xs_transaction_end(xs_transaction_t t, bool abort)
 {
-	struct xs_iov iov[] = { xs_str(abort ? XS_TX_ABORT : XS_TX_COMMIT) };
+	struct xs_iov iov[] = {xs_str(abort ? XS_TX_ABORT : XS_TX_COMMIT)};
 	int ret;
 
 	ret = xs_talk(XS_TRANSACTION_END, t, "transaction end", iov, 1,

@@ -49,11 +49,11 @@ typedef uint32_t hotplug_mask_t;
 #define HOTPLUG_KEY_MAX 64
 
 enum hotplug_problem {
-	HOTPLUG_BAD_VALUE,          /* neither online nor offline: kept */
-	HOTPLUG_OFFLINE_BOOT_VCPU,  /* offline asked for vCPU 0: ignored */
-	HOTPLUG_KEY_MISSING,        /* availability key absent: kept */
-	HOTPLUG_ID_BEYOND_MAX,      /* cpu/<id>, id >= maxvcpus: ignored */
-	HOTPLUG_BAD_NAME,           /* cpu/<not a canonical number>: ignored */
+	HOTPLUG_BAD_VALUE,	   /* neither online nor offline: kept */
+	HOTPLUG_OFFLINE_BOOT_VCPU, /* offline asked for vCPU 0: ignored */
+	HOTPLUG_KEY_MISSING,	   /* availability key absent: kept */
+	HOTPLUG_ID_BEYOND_MAX,	   /* cpu/<id>, id >= maxvcpus: ignored */
+	HOTPLUG_BAD_NAME,	   /* cpu/<not a canonical number>: ignored */
 };
 
 struct hotplug_report {
@@ -87,8 +87,8 @@ int hotplug_parse_vcpu_id(const char *name, size_t len, unsigned maxvcpus,
  * at or beyond @maxvcpus; returns the set of valid ids listed.
  */
 hotplug_mask_t hotplug_scan_listing(const char *names, unsigned count,
-				    unsigned maxvcpus,
-				    hotplug_report_fn report, void *ctx);
+				    unsigned maxvcpus, hotplug_report_fn report,
+				    void *ctx);
 
 /*
  * Compute the wanted online set.

@@ -55,8 +55,8 @@ static int setup(void **state)
 	return 0;
 }
 
-static void expect_report(unsigned i, enum hotplug_problem p,
-			  const char *key, const char *value)
+static void expect_report(unsigned i, enum hotplug_problem p, const char *key,
+			  const char *value)
 {
 	assert_true(i < reports.n);
 	assert_int_equal(reports.r[i].problem, p);
@@ -74,9 +74,9 @@ static hotplug_mask_t target_of(unsigned maxvcpus, hotplug_mask_t online,
 {
 	hotplug_mask_t t = 0xdeadbeef;
 
-	assert_int_equal(hotplug_target(maxvcpus, online, avail, collect,
-					&reports, &t),
-			 0);
+	assert_int_equal(
+		hotplug_target(maxvcpus, online, avail, collect, &reports, &t),
+		0);
 	return t;
 }
 
@@ -84,7 +84,7 @@ static hotplug_mask_t target_of(unsigned maxvcpus, hotplug_mask_t online,
 
 static void online_values_bring_vcpus_into_the_target(void **state)
 {
-	const char *avail[] = { "online", "online", "offline", "online" };
+	const char *avail[] = {"online", "online", "offline", "online"};
 
 	(void)state;
 	assert_int_equal(target_of(4, BIT(0), avail), BIT(0) | BIT(1) | BIT(3));
@@ -93,17 +93,16 @@ static void online_values_bring_vcpus_into_the_target(void **state)
 
 static void offline_values_take_secondaries_out_of_the_target(void **state)
 {
-	const char *avail[] = { "online", "offline", "offline", "offline" };
+	const char *avail[] = {"online", "offline", "offline", "offline"};
 
 	(void)state;
 	assert_int_equal(target_of(4, 0xf, avail), BIT(0));
 	assert_int_equal(reports.n, 0);
 }
 
-static void unknown_values_keep_the_vcpu_as_it_is_and_are_reported(
-	void **state)
+static void unknown_values_keep_the_vcpu_as_it_is_and_are_reported(void **state)
 {
-	const char *avail[] = { "online", "Online", "1", "", "online\n" };
+	const char *avail[] = {"online", "Online", "1", "", "online\n"};
 
 	(void)state;
 	/* 1 is offline now, 2 online: both stay so. */
@@ -118,7 +117,7 @@ static void unknown_values_keep_the_vcpu_as_it_is_and_are_reported(
 
 static void offline_for_vcpu0_is_ignored_and_reported(void **state)
 {
-	const char *avail[] = { "offline", "online" };
+	const char *avail[] = {"offline", "online"};
 
 	(void)state;
 	assert_int_equal(target_of(2, BIT(0), avail), BIT(0) | BIT(1));
@@ -127,10 +126,9 @@ static void offline_for_vcpu0_is_ignored_and_reported(void **state)
 		      "offline");
 }
 
-static void missing_keys_keep_the_vcpu_as_it_is_and_are_reported(
-	void **state)
+static void missing_keys_keep_the_vcpu_as_it_is_and_are_reported(void **state)
 {
-	const char *avail[] = { "online", NULL, NULL, "online" };
+	const char *avail[] = {"online", NULL, NULL, "online"};
 
 	(void)state;
 	/* vCPU 1 online now, 2 offline: a vanished key changes neither. */
@@ -143,7 +141,7 @@ static void missing_keys_keep_the_vcpu_as_it_is_and_are_reported(
 
 static void vcpu0_is_always_in_the_target(void **state)
 {
-	const char *avail[] = { NULL, "offline" };
+	const char *avail[] = {NULL, "offline"};
 
 	(void)state;
 	/* Even if the caller forgot its bit and its key is gone. */
@@ -152,8 +150,8 @@ static void vcpu0_is_always_in_the_target(void **state)
 
 static void maxvcpus_1_targets_only_vcpu0(void **state)
 {
-	const char *online[] = { "online" };
-	const char *offline[] = { "offline" };
+	const char *online[] = {"online"};
+	const char *offline[] = {"offline"};
 
 	(void)state;
 	assert_int_equal(target_of(1, BIT(0), online), BIT(0));
@@ -184,16 +182,16 @@ static void maxvcpus_32_covers_vcpu_31(void **state)
 
 static void maxvcpus_outside_1_to_32_is_einval(void **state)
 {
-	const char *avail[HOTPLUG_MAX_VCPUS + 1] = { "online" };
+	const char *avail[HOTPLUG_MAX_VCPUS + 1] = {"online"};
 	hotplug_mask_t t;
 
 	(void)state;
-	assert_int_equal(hotplug_target(0, BIT(0), avail, collect, &reports,
-					 &t),
-			 -XEN_EINVAL);
+	assert_int_equal(
+		hotplug_target(0, BIT(0), avail, collect, &reports, &t),
+		-XEN_EINVAL);
 	assert_int_equal(t, BIT(0));
 	assert_int_equal(hotplug_target(33, BIT(0) | BIT(5), avail, collect,
-					 &reports, &t),
+					&reports, &t),
 			 -XEN_EINVAL);
 	assert_int_equal(t, BIT(0) | BIT(5));
 	assert_int_equal(reports.n, 0);
@@ -201,19 +199,19 @@ static void maxvcpus_outside_1_to_32_is_einval(void **state)
 
 static void online_bits_at_or_beyond_maxvcpus_are_einval(void **state)
 {
-	const char *avail[] = { "online", "online" };
+	const char *avail[] = {"online", "online"};
 	hotplug_mask_t t;
 
 	(void)state;
 	assert_int_equal(hotplug_target(2, BIT(0) | BIT(2), avail, collect,
-					 &reports, &t),
+					&reports, &t),
 			 -XEN_EINVAL);
 	assert_int_equal(t, BIT(0));
 }
 
 static void a_null_report_callback_is_allowed(void **state)
 {
-	const char *avail[] = { "offline", "junk" };
+	const char *avail[] = {"offline", "junk"};
 	hotplug_mask_t t;
 
 	(void)state;
@@ -241,7 +239,7 @@ static void canonical_decimal_names_parse_as_vcpu_ids(void **state)
 
 static void non_numeric_names_are_einval_and_reported(void **state)
 {
-	static const char *bad[] = { "abc", "07", "+1", "1a", "", "-1", " 1" };
+	static const char *bad[] = {"abc", "07", "+1", "1a", "", "-1", " 1"};
 	unsigned i;
 
 	(void)state;
@@ -268,8 +266,8 @@ static void ids_at_or_beyond_maxvcpus_are_erange_and_reported(void **state)
 			 -XEN_ERANGE);
 	assert_int_equal(hotplug_parse_vcpu_id("1", 1, 1, collect, &reports),
 			 -XEN_ERANGE);
-	assert_int_equal(hotplug_parse_vcpu_id(huge, strlen(huge), 32,
-					       collect, &reports),
+	assert_int_equal(hotplug_parse_vcpu_id(huge, strlen(huge), 32, collect,
+					       &reports),
 			 -XEN_ERANGE);
 	assert_int_equal(reports.n, 4);
 	expect_report(0, HOTPLUG_ID_BEYOND_MAX, "cpu/4", NULL);
@@ -286,20 +284,24 @@ static void overlong_names_are_cut_in_the_reported_key(void **state)
 	(void)state;
 	memset(name, 'x', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
-	assert_int_equal(hotplug_parse_vcpu_id(name, strlen(name), 4, collect,
-					       &reports),
-			 -XEN_EINVAL);
+	assert_int_equal(
+		hotplug_parse_vcpu_id(name, strlen(name), 4, collect, &reports),
+		-XEN_EINVAL);
 	assert_int_equal(strlen(reports.r[0].key), HOTPLUG_KEY_MAX - 1);
 	assert_memory_equal(reports.r[0].key, "cpu/xxx", 7);
 }
 
 static void listing_gives_valid_ids_and_reports_strays(void **state)
 {
-	static const char listing[] = "0\0" "1\0" "bogus\0" "9\0" "3\0" "03";
+	static const char listing[] = "0\0"
+				      "1\0"
+				      "bogus\0"
+				      "9\0"
+				      "3\0"
+				      "03";
 
 	(void)state;
-	assert_int_equal(hotplug_scan_listing(listing, 6, 4, collect,
-					      &reports),
+	assert_int_equal(hotplug_scan_listing(listing, 6, 4, collect, &reports),
 			 BIT(0) | BIT(1) | BIT(3));
 	assert_int_equal(reports.n, 3);
 	expect_report(0, HOTPLUG_BAD_NAME, "cpu/bogus", NULL);
@@ -375,8 +377,8 @@ static void watch_on_unrelated_paths_is_ignored_silently(void **state)
 	assert_int_equal(reports.n, 0);
 }
 
-static void watch_on_bad_or_out_of_range_ids_is_ignored_and_reported(
-	void **state)
+static void
+watch_on_bad_or_out_of_range_ids_is_ignored_and_reported(void **state)
 {
 	unsigned v = 99;
 
@@ -416,23 +418,21 @@ static void expect_plan(const struct hotplug_plan *p,
 	}
 }
 
-#define EXPECT_PLAN(p, ...)                                                   \
-	do {                                                                  \
-		const struct want_step w_[] = { __VA_ARGS__ };                \
-		expect_plan(p, w_, sizeof(w_) / sizeof(w_[0]));               \
+#define EXPECT_PLAN(p, ...)                                     \
+	do {                                                    \
+		const struct want_step w_[] = {__VA_ARGS__};    \
+		expect_plan(p, w_, sizeof(w_) / sizeof(w_[0])); \
 	} while (0)
 
-static void one_to_many_switches_to_smp_before_any_vcpu_comes_up(
-	void **state)
+static void one_to_many_switches_to_smp_before_any_vcpu_comes_up(void **state)
 {
 	struct hotplug_plan p;
 
 	(void)state;
-	assert_int_equal(hotplug_plan(BIT(0), BIT(0) | BIT(1) | BIT(3), false,
-				      &p),
-			 0);
-	EXPECT_PLAN(&p, { HOTPLUG_SWITCH_TO_SMP, 0 }, { HOTPLUG_VCPU_UP, 1 },
-		    { HOTPLUG_VCPU_UP, 3 });
+	assert_int_equal(
+		hotplug_plan(BIT(0), BIT(0) | BIT(1) | BIT(3), false, &p), 0);
+	EXPECT_PLAN(&p, {HOTPLUG_SWITCH_TO_SMP, 0}, {HOTPLUG_VCPU_UP, 1},
+		    {HOTPLUG_VCPU_UP, 3});
 }
 
 static void many_to_one_downs_confirms_then_switches_to_up(void **state)
@@ -440,12 +440,11 @@ static void many_to_one_downs_confirms_then_switches_to_up(void **state)
 	struct hotplug_plan p;
 
 	(void)state;
-	assert_int_equal(hotplug_plan(BIT(0) | BIT(1) | BIT(2), BIT(0), true,
-				      &p),
-			 0);
-	EXPECT_PLAN(&p, { HOTPLUG_VCPU_DOWN, 1 }, { HOTPLUG_VCPU_DOWN, 2 },
-		    { HOTPLUG_WAIT_DOWN, 1 }, { HOTPLUG_WAIT_DOWN, 2 },
-		    { HOTPLUG_SWITCH_TO_UP, 0 });
+	assert_int_equal(
+		hotplug_plan(BIT(0) | BIT(1) | BIT(2), BIT(0), true, &p), 0);
+	EXPECT_PLAN(&p, {HOTPLUG_VCPU_DOWN, 1}, {HOTPLUG_VCPU_DOWN, 2},
+		    {HOTPLUG_WAIT_DOWN, 1}, {HOTPLUG_WAIT_DOWN, 2},
+		    {HOTPLUG_SWITCH_TO_UP, 0});
 }
 
 static void many_to_many_only_ups_and_downs_the_difference(void **state)
@@ -456,7 +455,7 @@ static void many_to_many_only_ups_and_downs_the_difference(void **state)
 	assert_int_equal(hotplug_plan(BIT(0) | BIT(1) | BIT(2),
 				      BIT(0) | BIT(2) | BIT(3), true, &p),
 			 0);
-	EXPECT_PLAN(&p, { HOTPLUG_VCPU_DOWN, 1 }, { HOTPLUG_VCPU_UP, 3 });
+	EXPECT_PLAN(&p, {HOTPLUG_VCPU_DOWN, 1}, {HOTPLUG_VCPU_UP, 3});
 }
 
 static void unchanged_sets_give_an_empty_plan(void **state)
@@ -466,9 +465,8 @@ static void unchanged_sets_give_an_empty_plan(void **state)
 	(void)state;
 	assert_int_equal(hotplug_plan(BIT(0), BIT(0), false, &p), 0);
 	assert_int_equal(p.nr_steps, 0);
-	assert_int_equal(hotplug_plan(BIT(0) | BIT(5), BIT(0) | BIT(5), true,
-				      &p),
-			 0);
+	assert_int_equal(
+		hotplug_plan(BIT(0) | BIT(5), BIT(0) | BIT(5), true, &p), 0);
 	assert_int_equal(p.nr_steps, 0);
 }
 
@@ -478,7 +476,7 @@ static void one_to_many_with_smp_text_already_needs_no_switch(void **state)
 
 	(void)state;
 	assert_int_equal(hotplug_plan(BIT(0), BIT(0) | BIT(2), true, &p), 0);
-	EXPECT_PLAN(&p, { HOTPLUG_VCPU_UP, 2 });
+	EXPECT_PLAN(&p, {HOTPLUG_VCPU_UP, 2});
 }
 
 static void alone_with_smp_text_finishes_the_switch_to_up(void **state)
@@ -488,7 +486,7 @@ static void alone_with_smp_text_finishes_the_switch_to_up(void **state)
 	(void)state;
 	/* A previous SMP -> UP failed: the next reconcile retries it. */
 	assert_int_equal(hotplug_plan(BIT(0), BIT(0), true, &p), 0);
-	EXPECT_PLAN(&p, { HOTPLUG_SWITCH_TO_UP, 0 });
+	EXPECT_PLAN(&p, {HOTPLUG_SWITCH_TO_UP, 0});
 }
 
 static void up_text_with_secondaries_online_is_einval(void **state)
@@ -499,9 +497,9 @@ static void up_text_with_secondaries_online_is_einval(void **state)
 	assert_int_equal(hotplug_plan(BIT(0) | BIT(1), BIT(0), false, &p),
 			 -XEN_EINVAL);
 	assert_int_equal(p.nr_steps, 0);
-	assert_int_equal(hotplug_plan(BIT(0) | BIT(1), BIT(0) | BIT(1), false,
-				      &p),
-			 -XEN_EINVAL);
+	assert_int_equal(
+		hotplug_plan(BIT(0) | BIT(1), BIT(0) | BIT(1), false, &p),
+		-XEN_EINVAL);
 }
 
 static void the_vcpu0_bit_does_not_matter_in_plans(void **state)
@@ -510,10 +508,10 @@ static void the_vcpu0_bit_does_not_matter_in_plans(void **state)
 
 	(void)state;
 	assert_int_equal(hotplug_plan(0, BIT(1), false, &p), 0);
-	EXPECT_PLAN(&p, { HOTPLUG_SWITCH_TO_SMP, 0 }, { HOTPLUG_VCPU_UP, 1 });
+	EXPECT_PLAN(&p, {HOTPLUG_SWITCH_TO_SMP, 0}, {HOTPLUG_VCPU_UP, 1});
 	assert_int_equal(hotplug_plan(BIT(1), 0, true, &p), 0);
-	EXPECT_PLAN(&p, { HOTPLUG_VCPU_DOWN, 1 }, { HOTPLUG_WAIT_DOWN, 1 },
-		    { HOTPLUG_SWITCH_TO_UP, 0 });
+	EXPECT_PLAN(&p, {HOTPLUG_VCPU_DOWN, 1}, {HOTPLUG_WAIT_DOWN, 1},
+		    {HOTPLUG_SWITCH_TO_UP, 0});
 }
 
 static void thirty_two_vcpus_up_and_down_fit_in_a_plan(void **state)
@@ -544,21 +542,21 @@ static void thirty_two_vcpus_up_and_down_fit_in_a_plan(void **state)
 
 static void xl_vcpu_set_2_then_1_on_maxvcpus_4(void **state)
 {
-	const char *set2[] = { "online", "online", "offline", "offline" };
-	const char *set1[] = { "online", "offline", "offline", "offline" };
+	const char *set2[] = {"online", "online", "offline", "offline"};
+	const char *set1[] = {"online", "offline", "offline", "offline"};
 	struct hotplug_plan p;
 	hotplug_mask_t online = BIT(0), t;
 
 	(void)state;
 	t = target_of(4, online, set2);
 	assert_int_equal(hotplug_plan(online, t, false, &p), 0);
-	EXPECT_PLAN(&p, { HOTPLUG_SWITCH_TO_SMP, 0 }, { HOTPLUG_VCPU_UP, 1 });
+	EXPECT_PLAN(&p, {HOTPLUG_SWITCH_TO_SMP, 0}, {HOTPLUG_VCPU_UP, 1});
 	online = t;
 
 	t = target_of(4, online, set1);
 	assert_int_equal(hotplug_plan(online, t, true, &p), 0);
-	EXPECT_PLAN(&p, { HOTPLUG_VCPU_DOWN, 1 }, { HOTPLUG_WAIT_DOWN, 1 },
-		    { HOTPLUG_SWITCH_TO_UP, 0 });
+	EXPECT_PLAN(&p, {HOTPLUG_VCPU_DOWN, 1}, {HOTPLUG_WAIT_DOWN, 1},
+		    {HOTPLUG_SWITCH_TO_UP, 0});
 	assert_int_equal(hotplug_count(t), 1);
 	assert_int_equal(hotplug_count(ALL_32), 32);
 	assert_int_equal(reports.n, 0);

@@ -60,12 +60,12 @@ static struct {
 	uint32_t next_tx;
 
 	/* knobs */
-	size_t max_chunk;          /* bytes per flush, 0: as many as fit */
-	bool flush_only_on_notify; /* wait() writes nothing more */
-	unsigned tx_end_eagain;    /* commits still to refuse */
+	size_t max_chunk;	      /* bytes per flush, 0: as many as fit */
+	bool flush_only_on_notify;    /* wait() writes nothing more */
+	unsigned tx_end_eagain;	      /* commits still to refuse */
 	unsigned events_before_reply; /* storm events ahead of each reply */
-	bool stale_reply_first;    /* a reply with a wrong req_id first */
-	const char *force_error;   /* answer every request with this error */
+	bool stale_reply_first;	      /* a reply with a wrong req_id first */
+	const char *force_error;      /* answer every request with this error */
 
 	/* observations */
 	unsigned notifies, waits, idle_waits, requests;
@@ -124,7 +124,7 @@ void xs_platform_wait(evtchn_port_t port)
 static void fake_emit(uint32_t type, uint32_t req_id, uint32_t tx_id,
 		      const void *body, size_t len)
 {
-	struct xsd_sockmsg h = { type, req_id, tx_id, (uint32_t)len };
+	struct xsd_sockmsg h = {type, req_id, tx_id, (uint32_t)len};
 
 	assert_true(fake.out_len + HDR_SIZE + len <= sizeof(fake.out));
 	memcpy(fake.out + fake.out_len, &h, HDR_SIZE);
@@ -170,6 +170,15 @@ static bool fake_flush(void)
 	fake.out_len -= n;
 	r->rsp_prod += (XENSTORE_RING_IDX)n;
 	return n > 0;
+}
+
+/* Copy a string that must fit (a test bug otherwise). */
+static void fake_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	assert_true(n < size);
+	memcpy(dst, src, n + 1);
 }
 
 static struct fake_key *fake_find(const char *path)
@@ -221,7 +230,7 @@ static void fake_set(const char *path, const char *value, size_t len)
 			k = &fake.keys[i];
 	assert_non_null(k);
 	k->used = true;
-	snprintf(k->path, sizeof(k->path), "%s", path);
+	fake_copy(k->path, sizeof(k->path), path);
 	memcpy(k->value, value, len);
 	k->value[len] = '\0';
 }
@@ -275,7 +284,8 @@ static void fake_directory(const struct xsd_sockmsg *h, const char *path)
 		end = strchr(name, '/');
 		n = end ? (size_t)(end - name) : strlen(name);
 		for (at = 0; at < len; at += strlen(list + at) + 1)
-			if (strlen(list + at) == n && !strncmp(list + at, name, n))
+			if (strlen(list + at) == n &&
+			    !strncmp(list + at, name, n))
 				seen = true;
 		if (seen)
 			continue;
@@ -295,8 +305,8 @@ static void fake_watch(const struct xsd_sockmsg *h, const char *path,
 		if (fake.watches[i].used)
 			continue;
 		fake.watches[i].used = true;
-		snprintf(fake.watches[i].path, FAKE_PATH_MAX, "%s", path);
-		snprintf(fake.watches[i].token, FAKE_TOKEN_MAX, "%s", token);
+		fake_copy(fake.watches[i].path, FAKE_PATH_MAX, path);
+		fake_copy(fake.watches[i].token, FAKE_TOKEN_MAX, token);
 		fake_emit_ok(h);
 		/* Like xenstored: one event at once, after the reply. */
 		fake_emit_event(path, token);
@@ -503,8 +513,8 @@ static void read_of_an_empty_value_returns_zero_and_empty_string(void **state)
 	assert_string_equal(buf, "");
 }
 
-static void read_into_a_too_small_buffer_returns_erange_and_logs_the_key(
-	void **state)
+static void
+read_into_a_too_small_buffer_returns_erange_and_logs_the_key(void **state)
 {
 	char buf[4];
 
@@ -547,9 +557,17 @@ static void directory_lists_children_nul_separated_with_count(void **state)
 	assert_int_equal(xs_write(0, "cpu/1/availability", "offline"), 0);
 	assert_int_equal(xs_write(0, "cpu/12/availability", "online"), 0);
 	assert_int_equal(xs_directory(0, "cpu", buf, sizeof(buf), &count),
-			 (int)sizeof("0\0" "1\0" "12"));
+			 (int)sizeof("0\0"
+				     "1\0"
+				     "12"));
 	assert_int_equal(count, 3);
-	assert_memory_equal(buf, "0\0" "1\0" "12", sizeof("0\0" "1\0" "12"));
+	assert_memory_equal(buf,
+			    "0\0"
+			    "1\0"
+			    "12",
+			    sizeof("0\0"
+				   "1\0"
+				   "12"));
 }
 
 static void directory_of_a_leaf_is_empty_with_count_zero(void **state)
@@ -595,10 +613,10 @@ static void xenstored_error_strings_map_to_negative_errno(void **state)
 		const char *name;
 		int err;
 	} map[] = {
-		{ "EACCES", XEN_EACCES }, { "EINVAL", XEN_EINVAL },
-		{ "EAGAIN", XEN_EAGAIN }, { "E2BIG", XEN_E2BIG },
-		{ "EEXIST", XEN_EEXIST }, { "ENOSPC", XEN_ENOSPC },
-		{ "EPERM", XEN_EPERM },   { "EQUOTA-ISH", XEN_EIO },
+		{"EACCES", XEN_EACCES}, {"EINVAL", XEN_EINVAL},
+		{"EAGAIN", XEN_EAGAIN}, {"E2BIG", XEN_E2BIG},
+		{"EEXIST", XEN_EEXIST}, {"ENOSPC", XEN_ENOSPC},
+		{"EPERM", XEN_EPERM},	{"EQUOTA-ISH", XEN_EIO},
 	};
 	size_t i;
 
@@ -619,8 +637,7 @@ static void a_failed_write_is_logged_once_naming_the_key(void **state)
 	assert_non_null(strstr(fake.log, "EACCES"));
 }
 
-static void oversize_write_is_rejected_with_e2big_and_nothing_sent(
-	void **state)
+static void oversize_write_is_rejected_with_e2big_and_nothing_sent(void **state)
 {
 	static char big[XENSTORE_PAYLOAD_MAX + 1];
 
@@ -634,8 +651,7 @@ static void oversize_write_is_rejected_with_e2big_and_nothing_sent(
 	assert_non_null(strstr(fake.log, "k:"));
 }
 
-static void oversize_path_is_rejected_with_e2big_and_nothing_sent(
-	void **state)
+static void oversize_path_is_rejected_with_e2big_and_nothing_sent(void **state)
 {
 	static char path[XENSTORE_PAYLOAD_MAX + 8];
 	char buf[8];
@@ -714,8 +730,7 @@ static void replies_split_into_tiny_chunks_are_reassembled(void **state)
 	assert_int_equal(xs_write(0, "cpu/0/availability", "online"), 0);
 	assert_int_equal(xs_write(0, "cpu/1/availability", "offline"), 0);
 	fake.max_chunk = 3;
-	assert_int_equal(xs_read(0, "cpu/1/availability", buf, sizeof(buf)),
-			 7);
+	assert_int_equal(xs_read(0, "cpu/1/availability", buf, sizeof(buf)), 7);
 	assert_string_equal(buf, "offline");
 	assert_int_equal(xs_directory(0, "cpu", buf, sizeof(buf), &count), 4);
 	assert_int_equal(count, 2);
@@ -785,7 +800,8 @@ static void watch_fires_once_at_once_and_once_per_change(void **state)
 	(void)state;
 	assert_int_equal(xs_watch("cpu", "hotplug"), 0);
 	assert_int_equal(fake.last_hdr.type, XS_WATCH);
-	assert_memory_equal(fake.last_body, "cpu\0hotplug", sizeof("cpu\0hotplug"));
+	assert_memory_equal(fake.last_body, "cpu\0hotplug",
+			    sizeof("cpu\0hotplug"));
 	expect_event("cpu", "hotplug");
 	expect_no_event();
 	assert_int_equal(xs_write(0, "cpu/2/availability", "online"), 0);
@@ -807,8 +823,8 @@ static void unwatch_stops_events(void **state)
 	expect_no_event();
 }
 
-static void watch_events_interleaved_with_replies_are_queued_in_order(
-	void **state)
+static void
+watch_events_interleaved_with_replies_are_queued_in_order(void **state)
 {
 	char buf[16];
 
@@ -830,8 +846,8 @@ static void watch_events_interleaved_with_replies_are_queued_in_order(
 	assert_int_equal(xs_watch_dropped_total(), 0);
 }
 
-static void queue_overflow_drops_the_oldest_and_sets_the_dropped_flag(
-	void **state)
+static void
+queue_overflow_drops_the_oldest_and_sets_the_dropped_flag(void **state)
 {
 	char buf[16];
 	char path[32];
@@ -889,8 +905,8 @@ static void poll_takes_in_events_that_arrive_while_idle(void **state)
 	assert_int_equal(fake.notifies, 0); /* poll never sends */
 }
 
-static void next_watch_with_a_small_buffer_returns_erange_and_flags_drop(
-	void **state)
+static void
+next_watch_with_a_small_buffer_returns_erange_and_flags_drop(void **state)
 {
 	char p[4], t[32];
 
@@ -966,8 +982,8 @@ static void transaction_ids_go_in_the_request_header(void **state)
 	assert_string_equal(fake.last_body, "T");
 }
 
-static void transaction_end_returns_eagain_on_conflict_without_logging(
-	void **state)
+static void
+transaction_end_returns_eagain_on_conflict_without_logging(void **state)
 {
 	xs_transaction_t t;
 
@@ -978,10 +994,10 @@ static void transaction_end_returns_eagain_on_conflict_without_logging(
 	assert_int_equal(fake.log_lines, 0);
 }
 
-static void transaction_run_retries_on_eagain_until_the_commit_succeeds(
-	void **state)
+static void
+transaction_run_retries_on_eagain_until_the_commit_succeeds(void **state)
 {
-	struct tx_job job = { 0 };
+	struct tx_job job = {0};
 	char buf[16];
 
 	(void)state;
@@ -991,14 +1007,13 @@ static void transaction_run_retries_on_eagain_until_the_commit_succeeds(
 	assert_int_equal(job.seen, FAKE_FIRST_TX_ID + 2);
 	assert_int_equal(fake.log_lines, 2); /* one per retry */
 	assert_non_null(strstr(fake.log, "vcpu-set"));
-	assert_int_equal(xs_read(0, "cpu/2/availability", buf, sizeof(buf)),
-			 6);
+	assert_int_equal(xs_read(0, "cpu/2/availability", buf, sizeof(buf)), 6);
 }
 
-static void transaction_run_gives_up_after_a_bounded_number_of_attempts(
-	void **state)
+static void
+transaction_run_gives_up_after_a_bounded_number_of_attempts(void **state)
 {
-	struct tx_job job = { 0 };
+	struct tx_job job = {0};
 
 	(void)state;
 	fake.tx_end_eagain = 1000;
@@ -1010,7 +1025,7 @@ static void transaction_run_gives_up_after_a_bounded_number_of_attempts(
 
 static void transaction_run_abandons_when_the_function_fails(void **state)
 {
-	struct tx_job job = { .fail_with = -XEN_EINVAL };
+	struct tx_job job = {.fail_with = -XEN_EINVAL};
 
 	(void)state;
 	assert_int_equal(xs_transaction_run("bad", tx_write_two, &job),
