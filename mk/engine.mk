@@ -20,13 +20,14 @@
 ENG_DIR      := $(TOP)/tests/unit
 ENG_HOST_LD  := $(ENG_DIR)/host.ld
 ENG_CFLAGS   := $(filter-out -I$(TOP)/include,$(HOST_CFLAGS)) \
-	-iquote $(TOP)/include -iquote $(ENG_DIR) -pthread
+	-iquote $(TOP)/include -iquote $(ENG_DIR) -iquote $(TOP)/tests/bench -pthread
 ENG_LDFLAGS  := -Wl,-T,$(ENG_HOST_LD) -pthread
 ENG_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 ENG_HDRS     := $(wildcard $(TOP)/include/alt*.h) $(TOP)/include/atomic.h \
 	$(TOP)/include/spinlock.h $(TOP)/include/refcount.h \
-	$(wildcard $(ENG_DIR)/*.h) $(ENG_HOST_LD) $(TOP)/mk/engine.mk
+	$(wildcard $(ENG_DIR)/*.h $(TOP)/tests/bench/*.h) $(ENG_HOST_LD) \
+	$(TOP)/mk/engine.mk
 
 ENG_CORE     := arch-xen/alt_core.c arch-xen/alt_insn.c
 ENG_TEST_SRC := $(ENG_CORE) tests/unit/alt_host.c tests/unit/workload.c \
@@ -65,7 +66,7 @@ $(ENG_TEST): $(addprefix $(ENG_OUT)/,$(ENG_TEST_SRC:.c=.o))
 $(ENG_SAN_TEST): $(addprefix $(ENG_SAN_OUT)/,$(ENG_TEST_SRC:.c=.o))
 	$(CC) $(ENG_SAN) $(ENG_LDFLAGS) -o $@ $^ -lcmocka
 
-ENG_BENCH_OBJ := $(addprefix $(ENG_OUT)/,$(ENG_CORE:.c=.o) \
+ENG_BENCH_OBJ := $(addprefix $(ENG_OUT)/,$(ENG_CORE:.c=.o) tests/bench/bench_synth.o \
 	tests/unit/alt_host.o tests/unit/workload.o) \
 	$(ENG_OUT)/tests/unit/workload-uponly.o
 
