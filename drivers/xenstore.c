@@ -339,6 +339,10 @@ static int xs_talk(uint32_t type, xs_transaction_t t, const char *key,
 		xs_platform_log("xenstore: %s: client not initialised", key);
 		return -XEN_ENOTCONN;
 	}
+	if (xs.ring_broken) {
+		xs_platform_log("xenstore: %s: ring broken, not sent", key);
+		return -XEN_EIO;
+	}
 	for (i = 0; i < niov; i++)
 		total += iov[i].len;
 	if (total > XENSTORE_PAYLOAD_MAX) {

@@ -66,6 +66,7 @@ static struct {
 	unsigned events_before_reply; /* storm events ahead of each reply */
 	bool stale_reply_first;	      /* a reply with a wrong req_id first */
 	const char *force_error;      /* answer every request with this error */
+	bool corrupt_rsp_prod;	      /* push rsp_prod a ring and more ahead */
 
 	/* observations */
 	unsigned notifies, waits, idle_waits, requests;
@@ -104,6 +105,8 @@ void xs_platform_notify(evtchn_port_t port)
 	fake.notifies++;
 	fake_process_requests();
 	fake_flush();
+	if (fake.corrupt_rsp_prod)
+		fake.ring.rsp_prod += 2 * XENSTORE_RING_SIZE;
 }
 
 void xs_platform_wait(evtchn_port_t port)
@@ -793,6 +796,45 @@ static void init_discards_stale_responses_and_rejects_no_ring(void **state)
 	assert_int_equal(xs_write(0, "k", "v"), -XEN_ENOTCONN);
 }
 
+static void
+large_request_while_the_response_ring_is_full_completes(void **state)
+{
+	static char value[3 * XENSTORE_RING_SIZE];
+	static char back[sizeof(value)];
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(xs_watch("w", "t"), 0);
+	/* 100 events waiting: the response ring is full, xenstored blocked. */
+	for (i = 0; i < 100; i++)
+		fake_emit_event("w/x", "t");
+	fake_flush();
+	fake.flush_only_on_notify = true;
+	memset(value, 'r', sizeof(value) - 1);
+	assert_int_equal(xs_write(0, "big", value), 0);
+	assert_int_equal(xs_read(0, "big", back, sizeof(back)),
+			 (int)sizeof(value) - 1);
+	assert_string_equal(back, value);
+	assert_true(xs_watch_take_dropped());
+}
+
+static void
+broken_response_indices_fail_requests_with_eio_logged_once(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(xs_write(0, "k", "v"), 0);
+	fake.corrupt_rsp_prod = true;
+	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_non_null(strstr(fake.log, "exceed the ring size"));
+	/* Later requests are not even sent. */
+	fake.req_bytes = 0;
+	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_int_equal(fake.req_bytes, 0);
+	assert_int_equal(fake.log_lines, 3); /* 1 ring + 1 per request */
+}
+
 /* ---- watches --------------------------------------------------------- */
 
 static void watch_fires_once_at_once_and_once_per_change(void **state)
@@ -1064,6 +1106,8 @@ int main(void)
 		T(reply_with_a_stale_req_id_is_skipped_and_logged),
 		T(each_request_carries_a_new_req_id),
 		T(init_discards_stale_responses_and_rejects_no_ring),
+		T(large_request_while_the_response_ring_is_full_completes),
+		T(broken_response_indices_fail_requests_with_eio_logged_once),
 		T(watch_fires_once_at_once_and_once_per_change),
 		T(unwatch_stops_events),
 		T(watch_events_interleaved_with_replies_are_queued_in_order),
