@@ -120,7 +120,7 @@ static size_t xs_min(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
-/* Map xenstored's error string (e.g. "ENOENT") to -errno. */
+/* Map xenstored's error string (e.g. "ENOENT") to -errno; unknown: -EIO. */
 static int xs_error_from_string(const char *s)
 {
 	size_t i;
@@ -128,8 +128,7 @@ static int xs_error_from_string(const char *s)
 	for (i = 0; i < sizeof(xs_errors) / sizeof(xs_errors[0]); i++)
 		if (xs_streq(s, xs_errors[i].name))
 			return -xs_errors[i].err;
-	xs_platform_log("xenstore: unknown error \"%s\" from xenstored", s);
-	return -XEN_EIO;
+	return -XEN_EIO; /* an error we have no name for; caller logs it */
 }
 
 /* Indices that claim more than a ring's worth: xenstored broke the ring. */
@@ -384,18 +383,16 @@ static int xs_talk(uint32_t type, xs_transaction_t t, const char *key,
 	xs.waiting = false;
 
 	if (xs.rx.oversize)
-		ret = -XEN_EIO; /* already logged by xs_rx_pump() */
-	else if (xs.rx.hdr.type == XS_ERROR)
+		return -XEN_EIO; /* logged by xs_rx_pump() */
+	if (xs.rx.hdr.type == XS_ERROR) {
 		ret = xs_error_from_string(xs.rx.body);
-	else if (xs.rx.hdr.type != type)
-		ret = -XEN_EIO;
-	if (ret && ret != quiet) {
-		if (xs.rx.hdr.type == XS_ERROR)
+		if (ret != quiet)
 			xs_platform_log("xenstore: %s: %s", key, xs.rx.body);
-		else
-			xs_platform_log("xenstore: %s: bad reply type %u to "
-					"request type %u",
-					key, xs.rx.hdr.type, type);
+	} else if (xs.rx.hdr.type != type) {
+		ret = -XEN_EIO;
+		xs_platform_log(
+			"xenstore: %s: reply type %u to request type %u", key,
+			xs.rx.hdr.type, type);
 	}
 	return ret;
 }

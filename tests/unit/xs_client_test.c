@@ -67,6 +67,7 @@ static struct {
 	bool stale_reply_first;	      /* a reply with a wrong req_id first */
 	const char *force_error;      /* answer every request with this error */
 	bool corrupt_rsp_prod;	      /* push rsp_prod a ring and more ahead */
+	bool oversize_reply;	      /* answer with a payload over the limit */
 
 	/* observations */
 	unsigned notifies, waits, idle_waits, requests;
@@ -354,6 +355,13 @@ static void fake_handle(const struct xsd_sockmsg *h, char *body)
 	if (fake.stale_reply_first)
 		fake_emit(h->type, h->req_id + 1000, h->tx_id, "stale",
 			  sizeof("stale"));
+	if (fake.oversize_reply) {
+		static char huge[XENSTORE_PAYLOAD_MAX + 100];
+
+		memset(huge, 'h', sizeof(huge));
+		fake_emit(h->type, h->req_id, h->tx_id, huge, sizeof(huge));
+		return;
+	}
 	if (fake.force_error) {
 		fake_emit_error(h, fake.force_error);
 		return;
@@ -835,6 +843,22 @@ broken_response_indices_fail_requests_with_eio_logged_once(void **state)
 	assert_int_equal(fake.log_lines, 3); /* 1 ring + 1 per request */
 }
 
+static void
+oversize_reply_is_discarded_with_eio_and_the_stream_recovers(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(xs_write(0, "k", "v"), 0);
+	fake.oversize_reply = true;
+	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_int_equal(fake.log_lines, 1);
+	assert_non_null(strstr(fake.log, "limit"));
+	fake.oversize_reply = false;
+	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "v");
+}
+
 /* ---- watches --------------------------------------------------------- */
 
 static void watch_fires_once_at_once_and_once_per_change(void **state)
@@ -1107,6 +1131,7 @@ int main(void)
 		T(each_request_carries_a_new_req_id),
 		T(init_discards_stale_responses_and_rejects_no_ring),
 		T(large_request_while_the_response_ring_is_full_completes),
+		T(oversize_reply_is_discarded_with_eio_and_the_stream_recovers),
 		T(broken_response_indices_fail_requests_with_eio_logged_once),
 		T(watch_fires_once_at_once_and_once_per_change),
 		T(unwatch_stops_events),
