@@ -140,6 +140,21 @@ const char *hotplug_problem_str(enum hotplug_problem p)
 	return "unknown problem";
 }
 
+int hotplug_avail_path(unsigned vcpu, char *buf, size_t len)
+{
+	char key[HOTPLUG_KEY_MAX];
+	char name[HOTPLUG_KEY_MAX];
+	size_t n, i;
+
+	hotplug_key(key, name, hotplug_utoa(name, vcpu), true);
+	n = hotplug_strlen(key);
+	if (n + 1 > len)
+		return -XEN_ERANGE;
+	for (i = 0; i <= n; i++)
+		buf[i] = key[i];
+	return (int)n;
+}
+
 unsigned hotplug_count(hotplug_mask_t m)
 {
 	unsigned n = 0;

@@ -68,6 +68,13 @@ typedef void (*hotplug_report_fn)(void *ctx, const struct hotplug_report *r);
 /* A short description of @p for logs, e.g. "unknown value, ignored". */
 const char *hotplug_problem_str(enum hotplug_problem p);
 
+/*
+ * Write "cpu/<vcpu>/availability" (NUL-terminated) into @buf, the key to
+ * read for @vcpu. Returns its length, or -XEN_ERANGE if @len is too small
+ * (HOTPLUG_KEY_MAX always suffices).
+ */
+int hotplug_avail_path(unsigned vcpu, char *buf, size_t len);
+
 /* Number of vCPUs in @m. */
 unsigned hotplug_count(hotplug_mask_t m);
 

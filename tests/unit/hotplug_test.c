@@ -219,6 +219,26 @@ static void a_null_report_callback_is_allowed(void **state)
 	assert_int_equal(t, BIT(0));
 }
 
+static void avail_path_names_the_key_to_read(void **state)
+{
+	char buf[HOTPLUG_KEY_MAX];
+
+	(void)state;
+	assert_int_equal(hotplug_avail_path(0, buf, sizeof(buf)),
+			 (int)strlen("cpu/0/availability"));
+	assert_string_equal(buf, "cpu/0/availability");
+	assert_int_equal(hotplug_avail_path(31, buf, sizeof(buf)),
+			 (int)strlen("cpu/31/availability"));
+	assert_string_equal(buf, "cpu/31/availability");
+	/* Exactly fits, then one byte short. */
+	assert_int_equal(
+		hotplug_avail_path(7, buf, sizeof("cpu/7/availability")),
+		(int)strlen("cpu/7/availability"));
+	assert_int_equal(
+		hotplug_avail_path(7, buf, sizeof("cpu/7/availability") - 1),
+		-XEN_ERANGE);
+}
+
 /* ---- ids and directory listings ------------------------------------- */
 
 static void canonical_decimal_names_parse_as_vcpu_ids(void **state)
@@ -578,6 +598,7 @@ int main(void)
 		T(maxvcpus_outside_1_to_32_is_einval),
 		T(online_bits_at_or_beyond_maxvcpus_are_einval),
 		T(a_null_report_callback_is_allowed),
+		T(avail_path_names_the_key_to_read),
 		T(canonical_decimal_names_parse_as_vcpu_ids),
 		T(non_numeric_names_are_einval_and_reported),
 		T(ids_at_or_beyond_maxvcpus_are_erange_and_reported),
