@@ -36,8 +36,7 @@ static int alt_ok(struct alt_report *rep)
 	return alt_fail(rep, 0, ALT_SITE_NONE, 0, 0, "ok");
 }
 
-static bool alt_in_text(const struct alt_tables *t, uintptr_t addr,
-			size_t len)
+static bool alt_in_text(const struct alt_tables *t, uintptr_t addr, size_t len)
 {
 	return len > 0 && addr >= t->text_start && addr < t->text_end &&
 	       len <= t->text_end - addr;
@@ -102,8 +101,7 @@ size_t alt_save_size(const struct alt_tables *t)
 	return alt_save_offset(t, alt_smp_count(t));
 }
 
-static int alt_check_records(const struct alt_tables *t,
-			     struct alt_report *rep)
+static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 {
 	size_t nl = alt_lock_count(t), ns = alt_smp_count(t);
 	size_t nf = alt_feature_count(t), i, j;
@@ -130,12 +128,13 @@ static int alt_check_records(const struct alt_tables *t,
 		why = alt_check_insns((const uint8_t *)alt_repl_addr(s),
 				      s->repl_len, true);
 		if (why)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a, why);
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+					why);
 		for (j = 0; j < nl; j++)
 			if (alt_overlap(a, s->site_len,
 					alt_rel_addr(&t->locks[j]), 1))
-				return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i,
-						a,
+				return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP,
+						i, a,
 						"lock prefix recorded both in "
 						".smp_locks and in an "
 						"alternative_smp site");
@@ -143,38 +142,38 @@ static int alt_check_records(const struct alt_tables *t,
 			if (alt_overlap(a, s->site_len,
 					alt_site_addr(&t->smp[j]),
 					t->smp[j].site_len))
-				return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i,
-						a,
-						"alternative_smp sites overlap");
+				return alt_fail(
+					rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+					"alternative_smp sites overlap");
 	}
 	for (i = 0; i < nf; i++) {
 		const struct alt_feature_site *f = &t->feat[i];
 		uintptr_t a = alt_site_addr(f);
 
 		if (!alt_in_text(t, a, f->site_len))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i, a,
-					"feature site outside the text");
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
+					a, "feature site outside the text");
 		if (f->repl_len > f->site_len)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i, a,
-					"replacement longer than its site");
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
+					a, "replacement longer than its site");
 		why = alt_check_insns((const uint8_t *)alt_repl_addr(f),
 				      f->repl_len, true);
 		if (why)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i, a,
-					why);
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
+					a, why);
 		for (j = 0; j < nl; j++)
 			if (alt_overlap(a, f->site_len,
 					alt_rel_addr(&t->locks[j]), 1))
-				return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE,
-						i, a,
+				return alt_fail(rep, -ALT_EINVAL,
+						ALT_SITE_FEATURE, i, a,
 						"feature site overlaps a lock "
 						"site");
 		for (j = 0; j < ns; j++)
 			if (alt_overlap(a, f->site_len,
 					alt_site_addr(&t->smp[j]),
 					t->smp[j].site_len))
-				return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE,
-						i, a,
+				return alt_fail(rep, -ALT_EINVAL,
+						ALT_SITE_FEATURE, i, a,
 						"feature site overlaps an "
 						"alternative_smp site");
 	}
@@ -192,7 +191,7 @@ int alt_init(struct alt_engine *e, const struct alt_tables *t,
 	    t->feat_end < t->feat || (!save && save_len))
 		return alt_fail(rep, -ALT_EINVAL, ALT_SITE_NONE, 0, 0,
 				"bad arguments");
-	*e = (struct alt_engine){ 0 };
+	*e = (struct alt_engine){0};
 	err = alt_check_records(t, rep);
 	if (err)
 		return err;
@@ -333,9 +332,10 @@ static int alt_do_switch(struct alt_engine *e, enum alt_mode to,
 	/* Save the SMP bytes before the first write that replaces them. */
 	if (to == ALT_MODE_UP && keep_smp_bytes && !e->saved) {
 		for (i = 0, off = 0; i < ns; i++) {
-			__builtin_memcpy(e->save + off,
-					 (const void *)alt_site_addr(&t->smp[i]),
-					 t->smp[i].site_len);
+			__builtin_memcpy(
+				e->save + off,
+				(const void *)alt_site_addr(&t->smp[i]),
+				t->smp[i].site_len);
 			off += t->smp[i].site_len;
 		}
 		e->saved = true;
@@ -435,12 +435,12 @@ int alt_apply_features(struct alt_engine *e,
 		if (!has_feature(ctx, f->feature))
 			continue;
 		if (!alt_in_text(t, a, f->site_len))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i, a,
-					"feature site outside the text");
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
+					a, "feature site outside the text");
 		why = alt_check_insns((const uint8_t *)a, f->site_len, false);
 		if (why)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i, a,
-					why);
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
+					a, why);
 	}
 	/* Pass 2: write. */
 	for (i = 0; i < alt_feature_count(t); i++) {

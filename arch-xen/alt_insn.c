@@ -44,15 +44,15 @@
 #define DISP32 4
 
 /* Operand flags of an opcode. */
-#define F_MODRM 0x01u   /* a ModRM byte follows */
-#define F_IMM8 0x02u    /* 8-bit immediate */
-#define F_IMM16 0x04u   /* 16-bit immediate */
-#define F_IMMZ 0x08u    /* 32-bit immediate, 16 with 0x66 */
-#define F_IMMV 0x10u    /* 32-bit, 64 with REX.W, 16 with 0x66 (mov r,imm) */
-#define F_MOFFS 0x20u   /* 64-bit absolute address, 32 with 0x67 */
-#define F_REL 0x40u     /* relative branch target */
-#define F_BAD 0x80u     /* invalid in 64-bit mode or not decoded here */
-#define F_GRP3 0x100u   /* f6/f7: immediate only for /0 and /1 */
+#define F_MODRM 0x01u /* a ModRM byte follows */
+#define F_IMM8 0x02u  /* 8-bit immediate */
+#define F_IMM16 0x04u /* 16-bit immediate */
+#define F_IMMZ 0x08u  /* 32-bit immediate, 16 with 0x66 */
+#define F_IMMV 0x10u  /* 32-bit, 64 with REX.W, 16 with 0x66 (mov r,imm) */
+#define F_MOFFS 0x20u /* 64-bit absolute address, 32 with 0x67 */
+#define F_REL 0x40u   /* relative branch target */
+#define F_BAD 0x80u   /* invalid in 64-bit mode or not decoded here */
+#define F_GRP3 0x100u /* f6/f7: immediate only for /0 and /1 */
 
 #define IMM16_LEN 2
 #define IMM32_LEN 4
@@ -62,6 +62,7 @@
  * One-byte opcode map, 64-bit mode.  Prefix bytes never reach the table.
  * 0xc4/0xc5 (VEX) and 0x62 (EVEX) are marked bad: not decoded here.
  */
+/* clang-format off */
 static const uint16_t map1[256] = {
 	/* 00-3f: ALU ops in groups of 8: r/m,r x4, AL/eAX,imm, 2 others */
 	[0x00] = F_MODRM, [0x01] = F_MODRM, [0x02] = F_MODRM, [0x03] = F_MODRM,
@@ -122,6 +123,7 @@ static const uint16_t map1[256] = {
 	[0xf6] = F_MODRM | F_GRP3, [0xf7] = F_MODRM | F_GRP3,
 	[0xfe] = F_MODRM, [0xff] = F_MODRM,
 };
+/* clang-format on */
 
 /* 0x0f map: ModRM unless listed as taking none; immediates listed. */
 static uint16_t map2_flags(uint8_t op)
@@ -238,7 +240,7 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 	uint8_t op;
 	size_t imm = 0;
 
-	*out = (struct alt_insn){ 0 };
+	*out = (struct alt_insn){0};
 	while (i < max && i < ALT_INSN_MAX_LEN && is_legacy_prefix(p[i])) {
 		if (p[i] == PFX_OPSIZE)
 			opsize = true;
@@ -310,18 +312,18 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 
 /* The NOPs, longest form first within each length (see alt_insn.h). */
 static const uint8_t alt_nops[ALT_NOP_MAX_LEN + 1][ALT_NOP_MAX_LEN] = {
-	[1] = { 0x90 },
-	[2] = { 0x66, 0x90 },
-	[3] = { 0x0f, 0x1f, 0x00 },
-	[4] = { 0x0f, 0x1f, 0x40, 0x00 },
-	[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 },
-	[6] = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
-	[7] = { 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
-	[8] = { 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
-	[9] = { 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
-	[10] = { 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
-	[11] = { 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00,
-		 0x00 },
+	[1] = {0x90},
+	[2] = {0x66, 0x90},
+	[3] = {0x0f, 0x1f, 0x00},
+	[4] = {0x0f, 0x1f, 0x40, 0x00},
+	[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00},
+	[6] = {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00},
+	[7] = {0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00},
+	[8] = {0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+	[9] = {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+	[10] = {0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+	[11] = {0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00,
+		0x00},
 };
 
 const uint8_t *alt_nop(size_t n)

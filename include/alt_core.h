@@ -59,8 +59,8 @@ enum alt_mode {
 
 enum alt_site_kind {
 	ALT_SITE_NONE = 0,
-	ALT_SITE_LOCK,    /* a .smp_locks entry */
-	ALT_SITE_SMP,     /* a .smp_altinstructions entry */
+	ALT_SITE_LOCK,	  /* a .smp_locks entry */
+	ALT_SITE_SMP,	  /* a .smp_altinstructions entry */
 	ALT_SITE_FEATURE, /* an .altinstructions entry */
 };
 
@@ -83,29 +83,29 @@ struct alt_ops {
 
 /* Why a call failed; filled on every call (error 0 on success). */
 struct alt_report {
-	int error;               /* 0 or -errno, as returned */
+	int error;		 /* 0 or -errno, as returned */
 	enum alt_site_kind kind; /* the record at fault, or ALT_SITE_NONE */
-	size_t index;            /* its index in its table */
-	uintptr_t addr;          /* its site address */
-	const char *reason;      /* static text: what was wrong */
+	size_t index;		 /* its index in its table */
+	uintptr_t addr;		 /* its site address */
+	const char *reason;	 /* static text: what was wrong */
 };
 
 struct alt_stats {
-	uint64_t switches;      /* mode changes done */
-	size_t last_sites;      /* sites the last switch rewrote */
-	uint64_t total_sites;   /* sites rewritten since init */
-	size_t feature_sites;   /* feature sites applied */
+	uint64_t switches;    /* mode changes done */
+	size_t last_sites;    /* sites the last switch rewrote */
+	uint64_t total_sites; /* sites rewritten since init */
+	size_t feature_sites; /* feature sites applied */
 };
 
 struct alt_engine {
 	struct alt_tables t;
 	struct alt_ops ops;
-	uint8_t *save;     /* original SMP bytes of .smp_altinstructions */
+	uint8_t *save; /* original SMP bytes of .smp_altinstructions */
 	size_t save_len;
 	enum alt_mode mode; /* what the text holds now */
-	bool saved;         /* save[] holds the SMP bytes */
+	bool saved;	    /* save[] holds the SMP bytes */
 	bool features_done; /* alt_apply_features() has run */
-	bool forgotten;     /* tables dropped by alt_apply_up_once() */
+	bool forgotten;	    /* tables dropped by alt_apply_up_once() */
 	struct alt_stats stats;
 };
 
@@ -184,13 +184,13 @@ extern const uint8_t __smp_alt_repl_start[], __smp_alt_repl_end[];
 extern const struct alt_feature_site __alt_start[], __alt_end[];
 extern const uint8_t __alt_repl_start[], __alt_repl_end[];
 
-#define ALT_TABLES_FROM_LINKER                                              \
-	{                                                                      \
-		.text_start = (uintptr_t)__alt_text_start,                     \
-		.text_end = (uintptr_t)__alt_text_end,                         \
-		.locks = __smp_locks_start, .locks_end = __smp_locks_end,      \
-		.smp = __smp_alt_start, .smp_end = __smp_alt_end,              \
-		.feat = __alt_start, .feat_end = __alt_end,                    \
+#define ALT_TABLES_FROM_LINKER                                            \
+	{                                                                 \
+		.text_start = (uintptr_t)__alt_text_start,                \
+		.text_end = (uintptr_t)__alt_text_end,                    \
+		.locks = __smp_locks_start, .locks_end = __smp_locks_end, \
+		.smp = __smp_alt_start, .smp_end = __smp_alt_end,         \
+		.feat = __alt_start, .feat_end = __alt_end,               \
 	}
 
 #endif /* SMPALT_ALT_CORE_H */

@@ -10,9 +10,9 @@
 #ifndef SMPALT_ALT_ERRNO_H
 #define SMPALT_ALT_ERRNO_H
 
-#define ALT_EINVAL 22   /* bad record, mismatch, bad argument */
-#define ALT_ENOSPC 28   /* save buffer too small or missing */
+#define ALT_EINVAL 22	 /* bad record, mismatch, bad argument */
+#define ALT_ENOSPC 28	 /* save buffer too small or missing */
 #define ALT_EALREADY 114 /* feature alternatives already applied */
-#define ALT_ESTALE 116  /* tables dropped by alt_apply_up_once() */
+#define ALT_ESTALE 116	 /* tables dropped by alt_apply_up_once() */
 
 #endif /* SMPALT_ALT_ERRNO_H */

@@ -24,16 +24,16 @@
 
 /* Prefix bytes the engine writes. */
 #define ALT_LOCK_PREFIX_BYTE 0xf0 /* SMP form of a .smp_locks site */
-#define ALT_DS_PREFIX_BYTE 0x3e   /* UP form: harmless DS segment prefix */
+#define ALT_DS_PREFIX_BYTE 0x3e	  /* UP form: harmless DS segment prefix */
 
 struct alt_insn {
-	uint8_t len;        /* total length in bytes */
-	uint8_t nprefix;    /* legacy prefixes + REX before the opcode */
-	uint8_t opcode;     /* last opcode byte */
-	uint8_t map;        /* 1: one-byte map, 2: 0x0f, 3: 0x0f38/0x0f3a */
-	bool lock;          /* carries a 0xf0 prefix */
-	bool rip_relative;  /* has a %rip-relative memory operand */
-	bool rel_branch;    /* relative jump, call or loop (not PIC) */
+	uint8_t len;	   /* total length in bytes */
+	uint8_t nprefix;   /* legacy prefixes + REX before the opcode */
+	uint8_t opcode;	   /* last opcode byte */
+	uint8_t map;	   /* 1: one-byte map, 2: 0x0f, 3: 0x0f38/0x0f3a */
+	bool lock;	   /* carries a 0xf0 prefix */
+	bool rip_relative; /* has a %rip-relative memory operand */
+	bool rel_branch;   /* relative jump, call or loop (not PIC) */
 };
 
 /*

@@ -17,16 +17,16 @@ typedef int32_t alt_lock_site_t;
 
 /* .smp_altinstructions: one per alternative_smp() site (10 bytes). */
 struct alt_smp_site {
-	int32_t site;     /* self-relative: first byte of the SMP form */
-	int32_t repl;     /* self-relative: UP form in the replacement area */
+	int32_t site;	  /* self-relative: first byte of the SMP form */
+	int32_t repl;	  /* self-relative: UP form in the replacement area */
 	uint8_t site_len; /* bytes at the site: max(SMP length, UP length) */
 	uint8_t repl_len; /* bytes of the UP form */
 } __attribute__((packed));
 
 /* .altinstructions: one per alternative() site (12 bytes). */
 struct alt_feature_site {
-	int32_t site;     /* self-relative: first byte of the old form */
-	int32_t repl;     /* self-relative: new form */
+	int32_t site;	  /* self-relative: first byte of the old form */
+	int32_t repl;	  /* self-relative: new form */
 	uint16_t feature; /* ALT_FEATURE(word, bit) */
 	uint8_t site_len; /* bytes at the site: max(old, new) */
 	uint8_t repl_len; /* bytes of the new form */

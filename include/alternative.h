@@ -40,7 +40,7 @@
 #define ALT_STR(x) ALT_STR_(x)
 
 /* CPU feature numbers for alternative(): 32 * CPUID word + bit. */
-#define ALT_FEATURE(word, bit) ((word) * 32 + (bit))
+#define ALT_FEATURE(word, bit) (32 * (word) + (bit))
 /* Word 0: CPUID leaf 1 %edx; word 1: leaf 1 %ecx. */
 #define ALT_FEATURE_WORD_1_EDX 0
 #define ALT_FEATURE_WORD_1_ECX 1
@@ -48,6 +48,7 @@
 #define ALT_FEATURE_POPCNT ALT_FEATURE(ALT_FEATURE_WORD_1_ECX, 23)
 #define ALT_FEATURE_MOVBE ALT_FEATURE(ALT_FEATURE_WORD_1_ECX, 22)
 
+/* clang-format off */
 #ifdef CONFIG_UP_ONLY
 
 #define LOCK_PREFIX ""
@@ -59,8 +60,8 @@
  * The record is emitted before the prefix so that "lock" directly precedes
  * the instruction: the prefix byte is the first byte of that instruction.
  */
-#define LOCK_PREFIX                                                        \
-	".pushsection .smp_locks,\"a\"\n\t"                                  \
+#define LOCK_PREFIX                                                           \
+	".pushsection .smp_locks,\"a\"\n\t"                                   \
 	".balign 4\n\t"                                                       \
 	".long 671f - .\n\t"                                                  \
 	".popsection\n\t"                                                     \
@@ -73,20 +74,20 @@
  * replacement is emitted first so that every label reference is backward
  * and the expression is absolute when the .skip is assembled.
  */
-#define ALT_PAD_OLD(new_b, new_e, old_b, old_e)                             \
-	".fill -(((" new_e "-" new_b ")-(" old_e "-" old_b ")) > 0) * "     \
+#define ALT_PAD_OLD(new_b, new_e, old_b, old_e)                               \
+	".fill -(((" new_e "-" new_b ")-(" old_e "-" old_b ")) > 0) * "       \
 	"((" new_e "-" new_b ")-(" old_e "-" old_b ")),1,0x90\n"
 
-#define alternative_smp(smp, up)                                            \
-	".pushsection .smp_altinstr_replacement,\"ax\"\n"                   \
+#define alternative_smp(smp, up)                                              \
+	".pushsection .smp_altinstr_replacement,\"ax\"\n"                     \
 	"664:\n\t" up "\n"                                                    \
 	"665:\n"                                                              \
 	".popsection\n"                                                       \
 	"661:\n\t" smp "\n"                                                   \
 	"662:\n"                                                              \
-	ALT_PAD_OLD("664b", "665b", "661b", "662b")                          \
+	ALT_PAD_OLD("664b", "665b", "661b", "662b")                           \
 	"663:\n"                                                              \
-	".pushsection .smp_altinstructions,\"a\"\n"                         \
+	".pushsection .smp_altinstructions,\"a\"\n"                           \
 	" .long 661b - .\n"                                                   \
 	" .long 664b - .\n"                                                   \
 	" .byte 663b - 661b\n"                                                \
@@ -96,21 +97,22 @@
 #endif /* CONFIG_UP_ONLY */
 
 /* Feature alternatives exist in both builds: they depend on the CPU. */
-#define alternative(oldinstr, newinstr, feature)                            \
-	".pushsection .altinstr_replacement,\"ax\"\n"                       \
+#define alternative(oldinstr, newinstr, feature)                              \
+	".pushsection .altinstr_replacement,\"ax\"\n"                         \
 	"674:\n\t" newinstr "\n"                                              \
 	"675:\n"                                                              \
 	".popsection\n"                                                       \
 	"676:\n\t" oldinstr "\n"                                              \
 	"677:\n"                                                              \
-	ALT_PAD_OLD("674b", "675b", "676b", "677b")                          \
+	ALT_PAD_OLD("674b", "675b", "676b", "677b")                           \
 	"678:\n"                                                              \
-	".pushsection .altinstructions,\"a\"\n"                             \
+	".pushsection .altinstructions,\"a\"\n"                               \
 	" .long 676b - .\n"                                                   \
 	" .long 674b - .\n"                                                   \
 	" .word " ALT_STR(feature) "\n"                                       \
 	" .byte 678b - 676b\n"                                                \
 	" .byte 675b - 674b\n"                                                \
 	".popsection\n\t"
+/* clang-format on */
 
 #endif /* SMPALT_ALTERNATIVE_H */

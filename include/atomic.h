@@ -26,9 +26,9 @@ typedef struct {
 	volatile int64_t counter;
 } atomic64_t;
 
-#define ATOMIC_INIT(v)                                                     \
-	{                                                                      \
-		(v)                                                            \
+#define ATOMIC_INIT(v) \
+	{              \
+		(v)    \
 	}
 
 /* Compiler barrier: no memory access is moved across it. */
@@ -43,9 +43,13 @@ typedef struct {
  * The location -8(%rsp) is below the stack pointer; adding 0 leaves it
  * unchanged, so a red zone (host programs) is not disturbed.
  */
-#define smp_mb()                                                            \
-	__asm__ __volatile__(alternative_smp("lock; addl $0,-8(%%rsp)", "")  \
-			     ::: "memory", "cc")
+static inline void smp_mb(void)
+{
+	__asm__ __volatile__(alternative_smp("lock; addl $0,-8(%%rsp)", "")
+			     :
+			     :
+			     : "memory", "cc");
+}
 
 /*
  * x86 is TSO: loads are not reordered with loads, nor stores with stores,
@@ -157,8 +161,7 @@ static inline void atomic64_add(int64_t i, atomic64_t *v)
 			     : "er"(i));
 }
 
-static inline int64_t atomic64_cmpxchg(atomic64_t *v, int64_t old,
-				       int64_t new)
+static inline int64_t atomic64_cmpxchg(atomic64_t *v, int64_t old, int64_t new)
 {
 	int64_t prev = old;
 

@@ -15,9 +15,9 @@ typedef struct {
 	atomic_t refs;
 } refcount_t;
 
-#define REFCOUNT_INIT(n)                                                   \
-	{                                                                      \
-		ATOMIC_INIT(n)                                                 \
+#define REFCOUNT_INIT(n)       \
+	{                      \
+		ATOMIC_INIT(n) \
 	}
 
 static inline void refcount_set(refcount_t *r, int32_t n)

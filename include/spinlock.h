@@ -22,9 +22,9 @@ typedef struct {
 	volatile int32_t locked;
 } spinlock_t;
 
-#define SPINLOCK_INIT                                                      \
-	{                                                                      \
-		SPINLOCK_UNLOCKED_VALUE                                        \
+#define SPINLOCK_INIT                   \
+	{                               \
+		SPINLOCK_UNLOCKED_VALUE \
 	}
 
 static inline void spin_lock_init(spinlock_t *l)

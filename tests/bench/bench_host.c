@@ -32,17 +32,16 @@ struct loop {
 };
 
 static const struct loop loops[] = {
-	{ "atomic increment",
-	  { wl_atomic_inc_loop, wl_atomic_inc_loop, wl_uponly_atomic_inc_loop } },
-	{ "spinlock acquire/release",
-	  { wl_spinlock_loop, wl_spinlock_loop, wl_uponly_spinlock_loop } },
-	{ "refcount get/put",
-	  { wl_refcount_loop, wl_refcount_loop, wl_uponly_refcount_loop } },
-	{ "cmpxchg",
-	  { wl_cmpxchg_loop, wl_cmpxchg_loop, wl_uponly_cmpxchg_loop } },
-	{ "atomic inc (alternative_smp)",
-	  { wl_atomic_inc_alt_loop, wl_atomic_inc_alt_loop,
-	    wl_uponly_atomic_inc_alt_loop } },
+	{"atomic increment",
+	 {wl_atomic_inc_loop, wl_atomic_inc_loop, wl_uponly_atomic_inc_loop}},
+	{"spinlock acquire/release",
+	 {wl_spinlock_loop, wl_spinlock_loop, wl_uponly_spinlock_loop}},
+	{"refcount get/put",
+	 {wl_refcount_loop, wl_refcount_loop, wl_uponly_refcount_loop}},
+	{"cmpxchg", {wl_cmpxchg_loop, wl_cmpxchg_loop, wl_uponly_cmpxchg_loop}},
+	{"atomic inc (alternative_smp)",
+	 {wl_atomic_inc_alt_loop, wl_atomic_inc_alt_loop,
+	  wl_uponly_atomic_inc_alt_loop}},
 };
 
 #define NLOOPS (sizeof(loops) / sizeof(loops[0]))
@@ -74,7 +73,7 @@ static void switch_or_die(struct alt_engine *e, enum alt_mode m)
 int main(void)
 {
 	static uint8_t save[SAVE_MAX];
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_tables t = alt_host_tables();
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
@@ -89,8 +88,7 @@ int main(void)
 	printf("bench-host: %zu lock sites, %zu alternative_smp sites in this "
 	       "program; %llu iterations, %d interleaved repetitions, "
 	       "minimum shown\n",
-	       alt_lock_count(&t), alt_smp_count(&t), BENCH_ITERS,
-	       BENCH_REPS);
+	       alt_lock_count(&t), alt_smp_count(&t), BENCH_ITERS, BENCH_REPS);
 	for (l = 0; l < NLOOPS; l++)
 		for (f = 0; f < FORMS; f++)
 			best[l][f] = 1e30;
@@ -129,7 +127,8 @@ int main(void)
 	for (l = 0; l < NLOOPS; l++)
 		printf("%-30s %10.2f %10.2f %10.2f %8.2f %8.2f\n",
 		       loops[l].name, best[l][FORM_SMP], best[l][FORM_UP],
-		       best[l][FORM_PLAIN], best[l][FORM_SMP] / best[l][FORM_UP],
+		       best[l][FORM_PLAIN],
+		       best[l][FORM_SMP] / best[l][FORM_UP],
 		       best[l][FORM_UP] / best[l][FORM_PLAIN]);
 
 	/* Part 2: switch cost on the generated text. */

@@ -8,12 +8,12 @@
 
 #include "bench_synth.h"
 
-static const uint8_t lock_incl_rax[] = { 0xf0, 0xff, 0x00 };
-static const uint8_t lock_incl_rdx[] = { 0xf0, 0xff, 0x02 };
-static const uint8_t incl_rdx[] = { 0xff, 0x02 };
+static const uint8_t lock_incl_rax[] = {0xf0, 0xff, 0x00};
+static const uint8_t lock_incl_rdx[] = {0xf0, 0xff, 0x02};
+static const uint8_t incl_rdx[] = {0xff, 0x02};
 
-#define SYNTH_TEXT_LEN                                                     \
-	(BENCH_LOCK_SITES * sizeof(lock_incl_rax) +                         \
+#define SYNTH_TEXT_LEN                              \
+	(BENCH_LOCK_SITES * sizeof(lock_incl_rax) + \
 	 BENCH_SMP_SITES * sizeof(lock_incl_rdx))
 
 static uint8_t synth_text[SYNTH_TEXT_LEN];
@@ -67,8 +67,7 @@ struct alt_tables bench_synth_build(void)
 	return t;
 }
 
-static int synth_write(void *ctx, uintptr_t addr, const void *bytes,
-		       size_t len)
+static int synth_write(void *ctx, uintptr_t addr, const void *bytes, size_t len)
 {
 	(void)ctx;
 	memcpy((void *)addr, bytes, len);
@@ -77,7 +76,7 @@ static int synth_write(void *ctx, uintptr_t addr, const void *bytes,
 
 struct alt_ops bench_synth_ops(void)
 {
-	struct alt_ops ops = { .write = synth_write };
+	struct alt_ops ops = {.write = synth_write};
 
 	return ops;
 }

@@ -25,10 +25,10 @@ struct demo_loop {
 };
 
 static const struct demo_loop demo_loops[] = {
-	{ "atomic increment", wl_atomic_inc_loop },
-	{ "spinlock acquire/release", wl_spinlock_loop },
-	{ "refcount get/put", wl_refcount_loop },
-	{ "cmpxchg", wl_cmpxchg_loop },
+	{"atomic increment", wl_atomic_inc_loop},
+	{"spinlock acquire/release", wl_spinlock_loop},
+	{"refcount get/put", wl_refcount_loop},
+	{"cmpxchg", wl_cmpxchg_loop},
 };
 
 #define NLOOPS (sizeof(demo_loops) / sizeof(demo_loops[0]))
@@ -112,7 +112,7 @@ static void print_run(const char *title, const struct run *r,
 		if (base)
 			printf("  (%s, %.1fx faster than SMP)",
 			       r->result[l] == base->result[l] ? "same"
-								: "DIFFERENT",
+							       : "DIFFERENT",
 			       base->ns[l] / r->ns[l]);
 		printf("\n");
 	}
@@ -129,7 +129,7 @@ static void fail(const char *what, const struct alt_report *rep)
 int main(void)
 {
 	static uint8_t save[SAVE_MAX];
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_tables t = alt_host_tables();
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
@@ -165,8 +165,8 @@ int main(void)
 	       DEMO_ITERS, DEMO_RUNS);
 	show_bytes("atomic_inc() in wl_atomic_inc_loop", lock_site,
 		   (size_t)probe.len);
-	show_bytes("smp_mb() in wl_full_barrier", (const void *)alt_site_addr(mb),
-		   mb->site_len);
+	show_bytes("smp_mb() in wl_full_barrier",
+		   (const void *)alt_site_addr(mb), mb->site_len);
 	smp = run_all();
 	print_run("workload:", &smp, NULL);
 
@@ -193,7 +193,7 @@ int main(void)
 	       "text byte-identical to the linked one: %s\n",
 	       e.stats.last_sites, (double)(t1 - t0) / 1e3,
 	       memcmp(linked, alt_host_text(), alt_host_text_size()) ? "NO"
-								      : "yes");
+								     : "yes");
 	show_bytes("lock prefix restored", lock_site, (size_t)probe.len);
 	show_bytes("smp_mb() restored", (const void *)alt_site_addr(mb),
 		   mb->site_len);

@@ -13,10 +13,10 @@
 #include "alt_core.h"
 
 struct alt_host_ctx {
-	size_t writes;      /* write callback calls */
-	size_t bytes;       /* bytes written */
-	size_t serializes;  /* serialize callback calls */
-	int fail_at_write;  /* >0: that call (1-based) returns fail_err */
+	size_t writes;	   /* write callback calls */
+	size_t bytes;	   /* bytes written */
+	size_t serializes; /* serialize callback calls */
+	int fail_at_write; /* >0: that call (1-based) returns fail_err */
 	int fail_err;
 };
 

@@ -32,8 +32,8 @@ int alt_group_refuse(size_t *total);
 int alt_group_features(size_t *total);
 int alt_group_primitives(size_t *total);
 
-#define ALT_RUN_GROUP(name, tests, total)                                   \
-	(*(total) += sizeof(tests) / sizeof((tests)[0]),                     \
+#define ALT_RUN_GROUP(name, tests, total)                \
+	(*(total) += sizeof(tests) / sizeof((tests)[0]), \
 	 cmocka_run_group_tests_name(name, tests, NULL, NULL))
 
 /* Print a report when a call that should succeed did not. */
@@ -47,11 +47,11 @@ static inline void alt_test_print_report(const char *what,
 			    (unsigned long)r->addr, r->reason);
 }
 
-#define assert_alt_ok(call, rep)                                            \
-	do {                                                                   \
-		int alt_rc_ = (call);                                          \
-		alt_test_print_report(#call, (rep));                           \
-		assert_int_equal(alt_rc_, 0);                                  \
+#define assert_alt_ok(call, rep)                     \
+	do {                                         \
+		int alt_rc_ = (call);                \
+		alt_test_print_report(#call, (rep)); \
+		assert_int_equal(alt_rc_, 0);        \
 	} while (0)
 
 #endif /* SMPALT_ALT_TEST_H */

@@ -23,13 +23,13 @@ static bool test_has_feature(void *ctx, unsigned int feature)
 	return log->all_present || feature == WL_FEATURE_PRESENT;
 }
 
-static void feature_alternative_is_applied_where_the_feature_is_present(
-	void **state)
+static void
+feature_alternative_is_applied_where_the_feature_is_present(void **state)
 {
 	struct alt_tables t = alt_host_tables();
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
-	struct predicate_log log = { 0 };
+	struct predicate_log log = {0};
 	struct alt_engine e;
 	struct alt_report rep;
 
@@ -51,9 +51,9 @@ static void feature_alternative_is_applied_where_the_feature_is_present(
 static void feature_alternatives_are_applied_only_once(void **state)
 {
 	struct alt_tables t = alt_host_tables();
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
-	struct predicate_log log = { .all_present = true };
+	struct predicate_log log = {.all_present = true};
 	struct alt_engine e;
 	struct alt_report rep;
 	uint8_t *before;

@@ -15,6 +15,7 @@ struct insn_case {
 	bool rel;
 };
 
+/* clang-format off */
 static const struct insn_case insn_cases[] = {
 	{ "nop", { 0x90 }, 1, false, false },
 	{ "lock incl (%rax)", { 0xf0, 0xff, 0x00 }, 3, false, false },
@@ -59,9 +60,10 @@ static const struct insn_case insn_cases[] = {
 	{ "call *%rax", { 0xff, 0xd0 }, 2, false, false },
 	{ "call *0x0(%rip)", { 0xff, 0x15, 0, 0, 0, 0 }, 6, true, false },
 };
+/* clang-format on */
 
-static void decoder_gives_length_and_pic_flags_of_known_instructions(
-	void **state)
+static void
+decoder_gives_length_and_pic_flags_of_known_instructions(void **state)
 {
 	size_t i;
 
@@ -73,8 +75,8 @@ static void decoder_gives_length_and_pic_flags_of_known_instructions(
 
 		if (n != c->len || insn.rip_relative != c->rip ||
 		    insn.rel_branch != c->rel)
-			print_error("%s: length %d rip %d rel %d\n", c->text,
-				    n, insn.rip_relative, insn.rel_branch);
+			print_error("%s: length %d rip %d rel %d\n", c->text, n,
+				    insn.rip_relative, insn.rel_branch);
 		assert_int_equal(n, c->len);
 		assert_int_equal(insn.rip_relative, c->rip);
 		assert_int_equal(insn.rel_branch, c->rel);
@@ -82,12 +84,11 @@ static void decoder_gives_length_and_pic_flags_of_known_instructions(
 	}
 }
 
-static void decoder_refuses_truncated_and_vex_encoded_instructions(
-	void **state)
+static void decoder_refuses_truncated_and_vex_encoded_instructions(void **state)
 {
-	static const uint8_t movabs[] = { 0x48, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8 };
-	static const uint8_t vzeroupper[] = { 0xc5, 0xf8, 0x77 };
-	static const uint8_t prefixes_only[] = { 0xf0, 0x66 };
+	static const uint8_t movabs[] = {0x48, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8};
+	static const uint8_t vzeroupper[] = {0xc5, 0xf8, 0x77};
+	static const uint8_t prefixes_only[] = {0xf0, 0x66};
 	struct alt_insn insn;
 	size_t n;
 
@@ -96,9 +97,8 @@ static void decoder_refuses_truncated_and_vex_encoded_instructions(
 		assert_int_equal(alt_insn_decode(movabs, n, &insn), -EINVAL);
 	assert_int_equal(alt_insn_decode(movabs, sizeof(movabs), &insn),
 			 (int)sizeof(movabs));
-	assert_int_equal(
-		alt_insn_decode(vzeroupper, sizeof(vzeroupper), &insn),
-		-EINVAL);
+	assert_int_equal(alt_insn_decode(vzeroupper, sizeof(vzeroupper), &insn),
+			 -EINVAL);
 	assert_int_equal(
 		alt_insn_decode(prefixes_only, sizeof(prefixes_only), &insn),
 		-EINVAL);
@@ -106,18 +106,18 @@ static void decoder_refuses_truncated_and_vex_encoded_instructions(
 
 /* The reference NOPs, written out independently of alt_insn.c. */
 static const uint8_t ref_nops[ALT_NOP_MAX_LEN + 1][ALT_NOP_MAX_LEN] = {
-	[1] = { 0x90 },
-	[2] = { 0x66, 0x90 },
-	[3] = { 0x0f, 0x1f, 0x00 },
-	[4] = { 0x0f, 0x1f, 0x40, 0x00 },
-	[5] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 },
-	[6] = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 },
-	[7] = { 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00 },
-	[8] = { 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
-	[9] = { 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
-	[10] = { 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00 },
-	[11] = { 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00,
-		 0x00 },
+	[1] = {0x90},
+	[2] = {0x66, 0x90},
+	[3] = {0x0f, 0x1f, 0x00},
+	[4] = {0x0f, 0x1f, 0x40, 0x00},
+	[5] = {0x0f, 0x1f, 0x44, 0x00, 0x00},
+	[6] = {0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00},
+	[7] = {0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00},
+	[8] = {0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+	[9] = {0x66, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+	[10] = {0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
+	[11] = {0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00,
+		0x00},
 };
 
 static void nop_table_holds_the_recommended_multibyte_nops(void **state)
@@ -129,15 +129,14 @@ static void nop_table_holds_the_recommended_multibyte_nops(void **state)
 		struct alt_insn insn;
 
 		assert_memory_equal(alt_nop(n), ref_nops[n], n);
-		assert_int_equal(alt_insn_decode(alt_nop(n), n, &insn),
-				 (int)n);
+		assert_int_equal(alt_insn_decode(alt_nop(n), n, &insn), (int)n);
 	}
 	assert_null(alt_nop(0));
 	assert_null(alt_nop(ALT_NOP_MAX_LEN + 1));
 }
 
-static void nop_padding_of_every_length_1_to_15_is_fewest_longest_nops(
-	void **state)
+static void
+nop_padding_of_every_length_1_to_15_is_fewest_longest_nops(void **state)
 {
 	const uint8_t guard = 0xcc;
 	size_t len;
@@ -160,8 +159,8 @@ static void nop_padding_of_every_length_1_to_15_is_fewest_longest_nops(
 			count++;
 		}
 		assert_int_equal(off, len);
-		assert_int_equal(count, (len + ALT_NOP_MAX_LEN - 1) /
-						ALT_NOP_MAX_LEN);
+		assert_int_equal(count,
+				 (len + ALT_NOP_MAX_LEN - 1) / ALT_NOP_MAX_LEN);
 	}
 }
 

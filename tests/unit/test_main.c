@@ -8,7 +8,7 @@
 #include "alt_test.h"
 
 static const alt_group_fn alt_groups[] = {
-	alt_group_insn,     alt_group_refuse,     alt_group_switch,
+	alt_group_insn,	    alt_group_refuse,	  alt_group_switch,
 	alt_group_features, alt_group_primitives,
 };
 

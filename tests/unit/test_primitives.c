@@ -35,8 +35,7 @@ static void atomic_operations_return_what_they_promise(void **state)
 	assert_int_equal(atomic_read(&a), 0);
 }
 
-static void refcount_put_reports_the_last_reference_exactly_once(
-	void **state)
+static void refcount_put_reports_the_last_reference_exactly_once(void **state)
 {
 	refcount_t r = REFCOUNT_INIT(1);
 
@@ -51,8 +50,8 @@ static void refcount_put_reports_the_last_reference_exactly_once(
 	assert_int_equal(refcount_read(&r), 0);
 }
 
-static void spin_trylock_fails_while_held_and_succeeds_after_unlock(
-	void **state)
+static void
+spin_trylock_fails_while_held_and_succeeds_after_unlock(void **state)
 {
 	spinlock_t l = SPINLOCK_INIT;
 
@@ -90,7 +89,7 @@ static void *hammer(void *arg)
 
 static void smp_form_is_atomic_across_threads(void **state)
 {
-	struct shared s = { ATOMIC_INIT(0), SPINLOCK_INIT, 0 };
+	struct shared s = {ATOMIC_INIT(0), SPINLOCK_INIT, 0};
 	pthread_t th[THREADS];
 	int i;
 

@@ -21,10 +21,10 @@
 #define FAKE_MAX_SMP 4
 
 /* Sites inside the fake text (offsets from its start). */
-#define LOCK0_OFF 0  /* f0 ff 00        lock incl (%rax) */
-#define LOCK1_OFF 3  /* f0 0f b1 11     lock cmpxchg %edx,(%rcx) */
-#define SMP0_OFF 16  /* f0 ff 02        lock incl (%rdx) -> incl (%rdx) */
-#define SMP1_OFF 32  /* 0f ae f0        mfence -> (nothing) */
+#define LOCK0_OFF 0 /* f0 ff 00        lock incl (%rax) */
+#define LOCK1_OFF 3 /* f0 0f b1 11     lock cmpxchg %edx,(%rcx) */
+#define SMP0_OFF 16 /* f0 ff 02        lock incl (%rdx) -> incl (%rdx) */
+#define SMP1_OFF 32 /* 0f ae f0        mfence -> (nothing) */
 
 static uint8_t fake_buf[FAKE_BUF_LEN];
 static int32_t fake_locks[FAKE_MAX_LOCKS];
@@ -32,11 +32,11 @@ static struct alt_smp_site fake_smp[FAKE_MAX_SMP];
 static uint8_t fake_repl[FAKE_MAX_SMP][ALT_INSN_MAX_LEN];
 static uint8_t fake_save[FAKE_TEXT_LEN];
 
-static const uint8_t lock0[] = { 0xf0, 0xff, 0x00 };
-static const uint8_t lock1[] = { 0xf0, 0x0f, 0xb1, 0x11 };
-static const uint8_t smp0[] = { 0xf0, 0xff, 0x02 };
-static const uint8_t smp0_up[] = { 0xff, 0x02 };
-static const uint8_t smp1[] = { 0x0f, 0xae, 0xf0 };
+static const uint8_t lock0[] = {0xf0, 0xff, 0x00};
+static const uint8_t lock1[] = {0xf0, 0x0f, 0xb1, 0x11};
+static const uint8_t smp0[] = {0xf0, 0xff, 0x02};
+static const uint8_t smp0_up[] = {0xff, 0x02};
+static const uint8_t smp1[] = {0x0f, 0xae, 0xf0};
 
 static uint8_t *fake_text(void)
 {
@@ -58,7 +58,8 @@ static void set_smp(size_t i, size_t site_off, uint8_t site_len,
 
 	if (repl_len)
 		memcpy(fake_repl[i], repl, repl_len);
-	set_rel((char *)s + offsetof(struct alt_smp_site, site), fake_text() + site_off);
+	set_rel((char *)s + offsetof(struct alt_smp_site, site),
+		fake_text() + site_off);
 	set_rel((char *)s + offsetof(struct alt_smp_site, repl), fake_repl[i]);
 	s->site_len = site_len;
 	s->repl_len = repl_len;
@@ -98,20 +99,20 @@ static int fake_setup(void **state)
 static void synthetic_text_switches_both_ways_with_exact_bytes(void **state)
 {
 	struct alt_tables t = fake_tables(2, 2);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
 	uint8_t before[FAKE_BUF_LEN];
-	static const uint8_t smp0_up_site[] = { 0xff, 0x02, 0x90 };
-	static const uint8_t smp1_up_site[] = { 0x0f, 0x1f, 0x00 };
+	static const uint8_t smp0_up_site[] = {0xff, 0x02, 0x90};
+	static const uint8_t smp1_up_site[] = {0x0f, 0x1f, 0x00};
 
 	(void)state;
 	memcpy(before, fake_buf, sizeof(before));
 	assert_int_equal(alt_save_size(&t), sizeof(smp0) + sizeof(smp1));
-	assert_alt_ok(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-			       &rep),
-		      &rep);
+	assert_alt_ok(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		&rep);
 	assert_alt_ok(alt_switch(&e, ALT_MODE_UP, &rep), &rep);
 	assert_int_equal(fake_text()[LOCK0_OFF], ALT_DS_PREFIX_BYTE);
 	assert_int_equal(fake_text()[LOCK1_OFF], ALT_DS_PREFIX_BYTE);
@@ -126,11 +127,10 @@ static void synthetic_text_switches_both_ways_with_exact_bytes(void **state)
 	assert_int_equal(ctx.serializes, 2);
 }
 
-static void lock_record_outside_text_is_refused_at_init_naming_it(
-	void **state)
+static void lock_record_outside_text_is_refused_at_init_naming_it(void **state)
 {
 	struct alt_tables t = fake_tables(3, 2);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
@@ -140,9 +140,9 @@ static void lock_record_outside_text_is_refused_at_init_naming_it(
 	/* Record 2 points one byte past the end of the text. */
 	set_rel(&fake_locks[2], fake_text() + FAKE_TEXT_LEN);
 	memcpy(before, fake_buf, sizeof(before));
-	assert_int_equal(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-				  &rep),
-			 -EINVAL);
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		-EINVAL);
 	assert_int_equal(rep.error, -EINVAL);
 	assert_int_equal(rep.kind, ALT_SITE_LOCK);
 	assert_int_equal(rep.index, 2);
@@ -154,7 +154,7 @@ static void lock_record_outside_text_is_refused_at_init_naming_it(
 static void smp_site_straddling_text_end_is_refused_at_init(void **state)
 {
 	struct alt_tables t = fake_tables(2, 3);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
@@ -162,28 +162,27 @@ static void smp_site_straddling_text_end_is_refused_at_init(void **state)
 	(void)state;
 	/* Three bytes starting two before the end. */
 	set_smp(2, FAKE_TEXT_LEN - 2, sizeof(smp0), smp0_up, sizeof(smp0_up));
-	assert_int_equal(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-				  &rep),
-			 -EINVAL);
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		-EINVAL);
 	assert_int_equal(rep.kind, ALT_SITE_SMP);
 	assert_int_equal(rep.index, 2);
 	assert_int_equal(ctx.writes, 0);
 }
 
-static void out_of_range_record_met_at_switch_time_writes_nothing(
-	void **state)
+static void out_of_range_record_met_at_switch_time_writes_nothing(void **state)
 {
 	struct alt_tables t = fake_tables(2, 2);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
 	uint8_t before[FAKE_BUF_LEN];
 
 	(void)state;
-	assert_alt_ok(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-			       &rep),
-		      &rep);
+	assert_alt_ok(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		&rep);
 	/* The table changes under the engine: the last record now points
 	 * into the guard area before the text. */
 	set_smp(1, 0, 1, NULL, 0);
@@ -199,20 +198,20 @@ static void out_of_range_record_met_at_switch_time_writes_nothing(
 	assert_memory_equal(fake_buf, before, sizeof(before));
 }
 
-static void corrupted_last_lock_site_refuses_switch_and_writes_nothing(
-	void **state)
+static void
+corrupted_last_lock_site_refuses_switch_and_writes_nothing(void **state)
 {
 	struct alt_tables t = fake_tables(2, 2);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
 	uint8_t before[FAKE_BUF_LEN];
 
 	(void)state;
-	assert_alt_ok(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-			       &rep),
-		      &rep);
+	assert_alt_ok(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		&rep);
 	fake_text()[LOCK1_OFF] = 0x90; /* not a lock prefix any more */
 	memcpy(before, fake_buf, sizeof(before));
 	assert_int_equal(alt_switch(&e, ALT_MODE_UP, &rep), -EINVAL);
@@ -228,18 +227,18 @@ static void corrupted_last_lock_site_refuses_switch_and_writes_nothing(
 
 static void replacement_with_rip_relative_operand_is_refused(void **state)
 {
-	static const uint8_t incl_rip[] = { 0xff, 0x05, 0, 0, 0, 0 };
+	static const uint8_t incl_rip[] = {0xff, 0x05, 0, 0, 0, 0};
 	struct alt_tables t = fake_tables(2, 3);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
 
 	(void)state;
 	set_smp(2, 40, sizeof(incl_rip), incl_rip, sizeof(incl_rip));
-	assert_int_equal(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-				  &rep),
-			 -EINVAL);
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		-EINVAL);
 	assert_int_equal(rep.kind, ALT_SITE_SMP);
 	assert_int_equal(rep.index, 2);
 	assert_non_null(strstr(rep.reason, "position-independent"));
@@ -248,19 +247,18 @@ static void replacement_with_rip_relative_operand_is_refused(void **state)
 
 static void replacement_with_relative_call_or_jump_is_refused(void **state)
 {
-	static const uint8_t call_rel32[] = { 0xe8, 0, 0, 0, 0 };
-	static const uint8_t nop_then_jmp_rel8[] = { 0x90, 0xeb, 0x00 };
-	static const uint8_t je_rel32[] = { 0x0f, 0x84, 0, 0, 0, 0 };
-	const uint8_t *bad[] = { call_rel32, nop_then_jmp_rel8, je_rel32 };
-	const uint8_t bad_len[] = { sizeof(call_rel32),
-				    sizeof(nop_then_jmp_rel8),
-				    sizeof(je_rel32) };
+	static const uint8_t call_rel32[] = {0xe8, 0, 0, 0, 0};
+	static const uint8_t nop_then_jmp_rel8[] = {0x90, 0xeb, 0x00};
+	static const uint8_t je_rel32[] = {0x0f, 0x84, 0, 0, 0, 0};
+	const uint8_t *bad[] = {call_rel32, nop_then_jmp_rel8, je_rel32};
+	const uint8_t bad_len[] = {sizeof(call_rel32),
+				   sizeof(nop_then_jmp_rel8), sizeof(je_rel32)};
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct alt_tables t = fake_tables(2, 3);
-		struct alt_host_ctx ctx = { 0 };
+		struct alt_host_ctx ctx = {0};
 		struct alt_ops ops = alt_host_ops(&ctx);
 		struct alt_engine e;
 		struct alt_report rep;
@@ -276,27 +274,27 @@ static void replacement_with_relative_call_or_jump_is_refused(void **state)
 
 static void replacement_that_cannot_be_decoded_is_refused(void **state)
 {
-	static const uint8_t vzeroupper[] = { 0xc5, 0xf8, 0x77 };
+	static const uint8_t vzeroupper[] = {0xc5, 0xf8, 0x77};
 	struct alt_tables t = fake_tables(2, 3);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
 
 	(void)state;
 	set_smp(2, 40, sizeof(vzeroupper), vzeroupper, sizeof(vzeroupper));
-	assert_int_equal(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-				  &rep),
-			 -EINVAL);
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		-EINVAL);
 	assert_int_equal(rep.index, 2);
 	assert_non_null(strstr(rep.reason, "not whole instructions"));
 }
 
-static void lock_recorded_twice_in_smp_site_and_smp_locks_is_refused(
-	void **state)
+static void
+lock_recorded_twice_in_smp_site_and_smp_locks_is_refused(void **state)
 {
 	struct alt_tables t = fake_tables(3, 2);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
@@ -304,9 +302,9 @@ static void lock_recorded_twice_in_smp_site_and_smp_locks_is_refused(
 	(void)state;
 	/* The lock of alternative_smp site 0 also in .smp_locks. */
 	set_rel(&fake_locks[2], fake_text() + SMP0_OFF);
-	assert_int_equal(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-				  &rep),
-			 -EINVAL);
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		-EINVAL);
 	assert_int_equal(rep.kind, ALT_SITE_SMP);
 	assert_int_equal(rep.index, 0);
 	assert_non_null(strstr(rep.reason, "both"));
@@ -315,15 +313,15 @@ static void lock_recorded_twice_in_smp_site_and_smp_locks_is_refused(
 static void save_buffer_smaller_than_alt_save_size_is_refused(void **state)
 {
 	struct alt_tables t = fake_tables(2, 2);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
 
 	(void)state;
-	assert_int_equal(alt_init(&e, &t, &ops, fake_save,
-				  alt_save_size(&t) - 1, &rep),
-			 -ENOSPC);
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, alt_save_size(&t) - 1, &rep),
+		-ENOSPC);
 	/* Without a buffer only the one-time UP apply is possible. */
 	assert_alt_ok(alt_init(&e, &t, &ops, NULL, 0, &rep), &rep);
 	assert_int_equal(alt_switch(&e, ALT_MODE_UP, &rep), -ENOSPC);
@@ -333,7 +331,7 @@ static void save_buffer_smaller_than_alt_save_size_is_refused(void **state)
 static void failed_write_puts_back_what_was_written(void **state)
 {
 	struct alt_tables t = fake_tables(2, 2);
-	struct alt_host_ctx ctx = { .fail_at_write = 3, .fail_err = -EIO };
+	struct alt_host_ctx ctx = {.fail_at_write = 3, .fail_err = -EIO};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;
@@ -341,9 +339,9 @@ static void failed_write_puts_back_what_was_written(void **state)
 
 	(void)state;
 	memcpy(before, fake_buf, sizeof(before));
-	assert_alt_ok(alt_init(&e, &t, &ops, fake_save, sizeof(fake_save),
-			       &rep),
-		      &rep);
+	assert_alt_ok(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		&rep);
 	/* Writes 1, 2: lock sites; write 3: alternative_smp site 0. */
 	assert_int_equal(alt_switch(&e, ALT_MODE_UP, &rep), -EIO);
 	assert_int_equal(rep.kind, ALT_SITE_SMP);
@@ -357,11 +355,11 @@ static void failed_write_puts_back_what_was_written(void **state)
 	assert_memory_equal(fake_buf, before, sizeof(before));
 }
 
-static void one_time_up_apply_forgets_tables_and_reports_freeable_bytes(
-	void **state)
+static void
+one_time_up_apply_forgets_tables_and_reports_freeable_bytes(void **state)
 {
 	struct alt_tables t = fake_tables(2, 2);
-	struct alt_host_ctx ctx = { 0 };
+	struct alt_host_ctx ctx = {0};
 	struct alt_ops ops = alt_host_ops(&ctx);
 	struct alt_engine e;
 	struct alt_report rep;

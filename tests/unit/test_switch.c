@@ -117,7 +117,8 @@ static void program_has_lock_and_smp_alternative_records(void **state)
 	assert_true(alt_lock_count(&f->t) >= 10);
 	assert_true(alt_smp_count(&f->t) >= 3);
 	for (i = 0; i < alt_lock_count(&f->t); i++) {
-		const uint8_t *p = (const uint8_t *)alt_rel_addr(&f->t.locks[i]);
+		const uint8_t *p =
+			(const uint8_t *)alt_rel_addr(&f->t.locks[i]);
 		struct alt_insn insn;
 
 		assert_int_equal(*p, ALT_LOCK_PREFIX_BYTE);
@@ -138,8 +139,7 @@ static void switch_to_up_puts_ds_prefix_at_every_lock_site(void **state)
 				 ALT_DS_PREFIX_BYTE);
 }
 
-static void switch_to_up_puts_up_bytes_and_nops_at_every_smp_site(
-	void **state)
+static void switch_to_up_puts_up_bytes_and_nops_at_every_smp_site(void **state)
 {
 	struct fixture *f = *state;
 	size_t i;
@@ -209,8 +209,7 @@ static void switch_back_to_smp_restores_text_byte_for_byte(void **state)
 	assert_memory_not_equal(alt_host_text(), f->smp_text,
 				alt_host_text_size());
 	assert_alt_ok(alt_switch(&f->e, ALT_MODE_SMP, &f->rep), &f->rep);
-	assert_memory_equal(alt_host_text(), f->smp_text,
-			    alt_host_text_size());
+	assert_memory_equal(alt_host_text(), f->smp_text, alt_host_text_size());
 	back = run_workload();
 	assert_results_equal(&smp, &back);
 }
@@ -246,8 +245,7 @@ static void stats_count_the_sites_each_switch_rewrote(void **state)
 	assert_int_equal(f->e.stats.total_sites, 2 * sites);
 }
 
-static void corrupted_lock_site_in_real_text_is_refused_and_named(
-	void **state)
+static void corrupted_lock_site_in_real_text_is_refused_and_named(void **state)
 {
 	struct fixture *f = *state;
 	size_t k = alt_lock_count(&f->t) / 2;
@@ -290,8 +288,7 @@ static void corrupted_smp_site_in_up_mode_refuses_switch_back(void **state)
 	*last = good;
 }
 
-static void ten_thousand_random_switch_sequences_stay_consistent(
-	void **state)
+static void ten_thousand_random_switch_sequences_stay_consistent(void **state)
 {
 	struct fixture *f = *state;
 	unsigned int seed = RANDOM_SEED;
@@ -309,11 +306,10 @@ static void ten_thousand_random_switch_sequences_stay_consistent(
 		int len = 1 + rand_r(&seed) % RANDOM_SEQUENCE_MAX_LEN, k;
 
 		for (k = 0; k < len; k++) {
-			enum alt_mode to = rand_r(&seed) & 1 ? ALT_MODE_UP
-							     : ALT_MODE_SMP;
+			enum alt_mode to =
+				rand_r(&seed) & 1 ? ALT_MODE_UP : ALT_MODE_SMP;
 
-			assert_alt_ok(alt_switch(&f->e, to, &f->rep),
-				      &f->rep);
+			assert_alt_ok(alt_switch(&f->e, to, &f->rep), &f->rep);
 			if (to != model)
 				changes++;
 			model = to;
@@ -335,7 +331,8 @@ static void ten_thousand_random_switch_sequences_stay_consistent(
 
 int alt_group_switch(size_t *total)
 {
-#define T(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
+#define T(fn) \
+	cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
 	static const struct CMUnitTest tests[] = {
 		T(program_has_lock_and_smp_alternative_records),
 		T(switch_to_up_puts_ds_prefix_at_every_lock_site),

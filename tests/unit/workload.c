@@ -129,11 +129,11 @@ int wl_feature_value(void)
 {
 	int v;
 
-	__asm__ __volatile__(alternative("movl $" ALT_STR(WL_FEATURE_OLD)
-					 ", %0",
-					 "movl $" ALT_STR(WL_FEATURE_NEW) ", %0",
-					 WL_FEATURE_PRESENT)
-			     : "=r"(v));
+	__asm__ __volatile__(
+		alternative("movl $" ALT_STR(WL_FEATURE_OLD) ", %0",
+			    "movl $" ALT_STR(WL_FEATURE_NEW) ", %0",
+			    WL_FEATURE_PRESENT)
+		: "=r"(v));
 	return v;
 }
 
@@ -141,11 +141,11 @@ int wl_absent_feature_value(void)
 {
 	int v;
 
-	__asm__ __volatile__(alternative("movl $" ALT_STR(WL_FEATURE_OLD)
-					 ", %0",
-					 "movl $" ALT_STR(WL_FEATURE_NEW) ", %0",
-					 WL_FEATURE_ABSENT)
-			     : "=r"(v));
+	__asm__ __volatile__(
+		alternative("movl $" ALT_STR(WL_FEATURE_OLD) ", %0",
+			    "movl $" ALT_STR(WL_FEATURE_NEW) ", %0",
+			    WL_FEATURE_ABSENT)
+		: "=r"(v));
 	return v;
 }
 

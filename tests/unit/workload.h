@@ -18,12 +18,12 @@
 #define WL(name) wl_##name
 #endif
 
-#define WL_DECLARE(p)                                                      \
-	int64_t p##atomic_inc_loop(uint64_t n);                            \
-	int64_t p##atomic_inc_alt_loop(uint64_t n);                        \
-	int64_t p##spinlock_loop(uint64_t n);                              \
-	int64_t p##refcount_loop(uint64_t n);                              \
-	int64_t p##cmpxchg_loop(uint64_t n);                               \
+#define WL_DECLARE(p)                               \
+	int64_t p##atomic_inc_loop(uint64_t n);     \
+	int64_t p##atomic_inc_alt_loop(uint64_t n); \
+	int64_t p##spinlock_loop(uint64_t n);       \
+	int64_t p##refcount_loop(uint64_t n);       \
+	int64_t p##cmpxchg_loop(uint64_t n);        \
 	int64_t p##mixed(uint64_t n);
 
 WL_DECLARE(wl_)

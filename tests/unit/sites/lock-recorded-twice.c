@@ -11,10 +11,10 @@ static atomic_t counter;
 
 int main(void)
 {
-	__asm__ __volatile__(alternative_smp(LOCK_PREFIX "incl (%0)",
-					     "incl (%0)")
-			     :
-			     : "r"(&counter.counter)
-			     : "memory", "cc");
+	__asm__ __volatile__(
+		alternative_smp(LOCK_PREFIX "incl (%0)", "incl (%0)")
+		:
+		: "r"(&counter.counter)
+		: "memory", "cc");
 	return atomic_read(&counter) == 1 ? 0 : 1;
 }
