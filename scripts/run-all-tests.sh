@@ -11,6 +11,9 @@ SUITES=(
 	"unit tests (gcc)|make --no-print-directory CC=gcc test-unit"
 	"unit tests (clang)|make --no-print-directory CC=clang test-unit"
 	"unit tests (ASan+UBSan)|make --no-print-directory test-sanitize"
+	"xenstore + hotplug tests (gcc)|make --no-print-directory CC=gcc test-xs"
+	"xenstore + hotplug tests (clang)|make --no-print-directory CC=clang test-xs"
+	"xenstore + hotplug tests (ASan+UBSan)|make --no-print-directory test-xs-sanitize"
 	"site checker|make --no-print-directory check-sites"
 	"Xen scenarios|make --no-print-directory test-xen"
 )
