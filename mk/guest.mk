@@ -1,1 +1,74 @@
 # The PV guest kernel (owned by the guest work).
+#
+#   make guest          build $(BUILD)/smpalt.elf (part of `make all`)
+#   make guest-notes    show its Xen ELF notes (readnotes from cache/xen)
+#
+# Freestanding: no C library, no system headers except the compiler's own
+# (stdint.h, stddef.h, stdarg.h, stdbool.h) and Xen's public headers,
+# reached as <xen/...> through a folder holding one symlink.
+
+GUEST_OUT   := $(BUILD)/guest
+GUEST_ELF   := $(BUILD)/smpalt.elf
+GUEST_LDS   := $(GUEST_OUT)/smpalt.lds
+GUEST_SYSINC := $(GUEST_OUT)/sysinc
+XEN_PUBLIC_INCLUDE ?= /usr/include/xen
+
+GUEST_C_SRCS := \
+	arch-xen/hypervisor.c arch-xen/vcpu.c arch-xen/mm.c \
+	arch-xen/traps.c arch-xen/time.c arch-xen/xs_platform.c \
+	arch-xen/alt_core.c arch-xen/alt_insn.c \
+	drivers/console.c drivers/evtchn.c drivers/shutdown.c \
+	drivers/xenstore.c \
+	kernel/main.c kernel/printk.c kernel/vsnprintf.c kernel/string.c \
+	kernel/cmdline.c kernel/page_alloc.c kernel/smpmode.c kernel/status.c
+GUEST_S_SRCS := arch-xen/head.S arch-xen/entry.S arch-xen/notes.S
+
+GUEST_OBJS := $(patsubst %.c,$(GUEST_OUT)/%.o,$(GUEST_C_SRCS)) \
+	$(patsubst %.S,$(GUEST_OUT)/%.o,$(GUEST_S_SRCS))
+
+GUEST_CPPFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+	-I$(TOP)/include -isystem $(GUEST_SYSINC) \
+	-D__XEN_INTERFACE_VERSION__=__XEN_LATEST_INTERFACE_VERSION__ \
+	-MMD -MP
+GUEST_CFLAGS := -std=gnu11 -O2 -g $(WARN) -ffreestanding -nostdlib \
+	-mno-red-zone -mgeneral-regs-only -fno-stack-protector \
+	-mcmodel=kernel -fno-pic -fno-pie -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-fcf-protection=none -fno-strict-aliasing -fno-common
+GUEST_ASFLAGS := -D__ASSEMBLY__ -g
+LD ?= ld
+GUEST_LDFLAGS := -nostdlib -static --build-id=none -z max-page-size=0x1000 \
+	-z noexecstack --no-warn-rwx-segments
+
+.PHONY: guest guest-notes
+all: $(GUEST_ELF)
+guest: $(GUEST_ELF)
+
+$(GUEST_SYSINC)/xen:
+	@mkdir -p $(GUEST_SYSINC)
+	ln -sfn $(XEN_PUBLIC_INCLUDE) $@
+
+$(GUEST_OUT)/%.o: %.c mk/guest.mk | $(GUEST_SYSINC)/xen
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) -c $< -o $@
+
+$(GUEST_OUT)/%.o: %.S mk/guest.mk | $(GUEST_SYSINC)/xen
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CPPFLAGS) $(GUEST_ASFLAGS) -c $< -o $@
+
+$(GUEST_LDS): arch-xen/smpalt.lds.S include/layout.h mk/guest.mk
+	@mkdir -p $(dir $@)
+	$(CC) -E -P -x c -D__ASSEMBLY__ -I$(TOP)/include $< -o $@
+
+$(GUEST_ELF): $(GUEST_OBJS) $(GUEST_LDS)
+	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -Map=$(GUEST_OUT)/smpalt.map \
+		-o $@ $(GUEST_OBJS)
+
+GUEST_READNOTES := $(firstword $(wildcard $(CACHE)/xen/usr/lib/xen-*/bin/readnotes))
+guest-notes: $(GUEST_ELF)
+	@if [ -z "$(GUEST_READNOTES)" ]; then \
+		echo "readnotes not found: run make xen-fetch"; exit 1; fi
+	LD_LIBRARY_PATH=$(CACHE)/xen/usr/lib/x86_64-linux-gnu:$(CACHE)/xen/usr/lib \
+		$(GUEST_READNOTES) $(GUEST_ELF)
+
+-include $(GUEST_OBJS:.o=.d)

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mm.c - page tables of a PV guest.
+ *
+ * Xen owns the page-table frames' contents: we write a page-table entry
+ * only through mmu_update or update_va_mapping, and a frame that is a page
+ * table must never be mapped writable.  Every frame of the guest is mapped
+ * at SMPALT_VIRT_BASE + pfn * PAGE_SIZE (the image is pfn 0).  Xen maps
+ * only the start of memory at boot; mm_init() maps the rest, one new L1
+ * table per 2 MiB, all of it under the L2 table the image lives in.
+ */
+#include "mm.h"
+#include "errno.h"
+#include "hypercall.h"
+#include "kernel.h"
+#include "printk.h"
+#include "string.h"
+#include "vcpu.h"
+
+/* Flags of a normal data mapping and of an upper-level table entry. */
+#define PTE_KERNEL_RW (PTE_PRESENT | PTE_RW | PTE_ACCESSED | PTE_DIRTY)
+#define PTE_KERNEL_RO (PTE_PRESENT | PTE_ACCESSED)
+#define PTE_TABLE (PTE_PRESENT | PTE_RW | PTE_USER | PTE_ACCESSED | PTE_DIRTY)
+
+/* One L2 table covers this many pages: the most memory we map. */
+#define MM_MAX_PAGES ((unsigned long)PT_ENTRIES * PT_ENTRIES)
+
+/* Invalidate one TLB entry on this vCPU only. */
+#define MM_FLUSH_LOCAL (UVMF_INVLPG | UVMF_LOCAL)
+
+/* The page shared_info gets mapped onto (its own frame is then unused). */
+static char mm_shared_info_page[PAGE_SIZE]
+	__aligned(PAGE_SIZE) __section(".bss.page_aligned");
+
+/* Where text pages are aliased writable while they are patched. */
+#define MM_ALIAS_PAGES 2
+static char mm_text_alias[MM_ALIAS_PAGES][PAGE_SIZE]
+	__aligned(PAGE_SIZE) __section(".bss.page_aligned");
+
+static uint64_t *mm_table_virt(uint64_t entry)
+{
+	return hyp_mfn_to_virt((entry & PTE_ADDR_MASK) >> PAGE_SHIFT);
+}
+
+static uint64_t mm_machine_addr(const void *va)
+{
+	return ((uint64_t)hyp_virt_to_mfn(va) << PAGE_SHIFT) |
+	       ((uintptr_t)va & (PAGE_SIZE - 1));
+}
+
+/* The table at `level` (1..3) under which va lives, or NULL. */
+static uint64_t *mm_walk(const void *va, int level)
+{
+	static const int shifts[] = { 0, L1_SHIFT, L2_SHIFT, L3_SHIFT,
+				      L4_SHIFT };
+	uint64_t *table = (uint64_t *)hyp_start_info->pt_base;
+	int l;
+
+	for (l = 4; l > level; l--) {
+		uint64_t e = table[PT_INDEX(va, shifts[l])];
+
+		if (!(e & PTE_PRESENT) || (e & PTE_PSE))
+			return NULL;
+		table = mm_table_virt(e);
+	}
+	return table;
+}
+
+uint64_t mm_lookup_pte(const void *va)
+{
+	uint64_t *l1 = mm_walk(va, 1);
+
+	return l1 ? l1[PT_INDEX(va, L1_SHIFT)] : 0;
+}
+
+static int mm_update_va(const void *va, uint64_t pte)
+{
+	long rc = hyp_update_va_mapping((unsigned long)va, pte,
+					MM_FLUSH_LOCAL);
+
+	if (rc)
+		pr_err("mm: update_va_mapping %p -> %#llx failed: %ld\n", va,
+		       (unsigned long long)pte, rc);
+	return (int)rc;
+}
+
+int mm_map_shared_info(void)
+{
+	uint64_t pte = hyp_start_info->shared_info | PTE_KERNEL_RW;
+	long rc;
+
+	/* No printk yet: the console comes after; report by return value. */
+	rc = hyp_update_va_mapping((unsigned long)mm_shared_info_page, pte,
+				   MM_FLUSH_LOCAL);
+	if (rc)
+		return (int)rc;
+	hyp_shared_info = (shared_info_t *)mm_shared_info_page;
+	return 0;
+}
+
+/* Apply a batch of mmu_update requests. */
+static int mm_flush_updates(mmu_update_t *req, unsigned int n,
+			    const char *what)
+{
+	unsigned int done = 0;
+	long rc;
+
+	if (!n)
+		return 0;
+	rc = hyp_mmu_update(req, n, &done, DOMID_SELF);
+	if (rc)
+		pr_err("mm: mmu_update (%s) failed after %u of %u: %ld\n",
+		       what, done, n, rc);
+	return (int)rc;
+}
+
+static mmu_update_t mm_batch[PT_ENTRIES];
+
+/*
+ * Map every frame of [first, end) in the 2 MiB chunk starting at
+ * chunk_pfn.  If the chunk has no L1 table yet, *next_table (a free,
+ * mapped frame) becomes one: filled while still writable, then made
+ * read-only, then hooked into the L2 table (Xen validates it then).
+ */
+static int mm_map_chunk(uint64_t *l2, unsigned long chunk_pfn,
+			unsigned long end, unsigned long *next_table)
+{
+	void *chunk_va = hyp_pfn_to_virt(chunk_pfn);
+	uint64_t *l2e = &l2[PT_INDEX(chunk_va, L2_SHIFT)];
+	unsigned long pfn, n = 0;
+	uint64_t *l1;
+	int rc;
+
+	if (*l2e & PTE_PRESENT) {
+		/* Existing table: add the entries it lacks. */
+		l1 = mm_table_virt(*l2e);
+		for (pfn = chunk_pfn; pfn < end; pfn++) {
+			uint64_t *e = &l1[pfn - chunk_pfn];
+
+			if (*e & PTE_PRESENT)
+				continue;
+			mm_batch[n].ptr = mm_machine_addr(e) |
+					  MMU_NORMAL_PT_UPDATE;
+			mm_batch[n].val =
+				((uint64_t)hyp_pfn_to_mfn(pfn) << PAGE_SHIFT) |
+				PTE_KERNEL_RW;
+			n++;
+		}
+		return mm_flush_updates(mm_batch, n, "fill L1");
+	}
+
+	l1 = hyp_pfn_to_virt(*next_table);
+	if (!(mm_lookup_pte(l1) & PTE_PRESENT)) {
+		pr_err("mm: no mapped frame left for an L1 table at pfn %lu\n",
+		       *next_table);
+		return -ENOMEM;
+	}
+	(*next_table)++;
+	memset(l1, 0, PAGE_SIZE);
+	for (pfn = chunk_pfn; pfn < end; pfn++)
+		l1[pfn - chunk_pfn] =
+			((uint64_t)hyp_pfn_to_mfn(pfn) << PAGE_SHIFT) |
+			PTE_KERNEL_RW;
+	rc = mm_update_va(l1, (mm_machine_addr(l1) & PTE_ADDR_MASK) |
+				      PTE_KERNEL_RO);
+	if (rc)
+		return rc;
+	mm_batch[0].ptr = mm_machine_addr(l2e) | MMU_NORMAL_PT_UPDATE;
+	mm_batch[0].val = (mm_machine_addr(l1) & PTE_ADDR_MASK) | PTE_TABLE;
+	return mm_flush_updates(mm_batch, 1, "hook L1");
+}
+
+/* Map all frames up to nr_pages; returns the number of frames mapped. */
+static unsigned long mm_map_memory(unsigned long nr_pages,
+				   unsigned long *next_table)
+{
+	uint64_t *l2 = mm_walk((void *)SMPALT_VIRT_BASE, 2);
+	unsigned long chunk;
+
+	if (!l2) {
+		pr_err("mm: no L2 table above the image\n");
+		return 0;
+	}
+	for (chunk = 0; chunk < nr_pages; chunk += PT_ENTRIES) {
+		unsigned long end = MIN(chunk + PT_ENTRIES, nr_pages);
+
+		if (mm_map_chunk(l2, chunk, end, next_table))
+			return chunk;
+	}
+	return nr_pages;
+}
+
+/* Clear the RW bit of every text page. */
+static int mm_protect_text(void)
+{
+	unsigned int n = 0;
+	char *va;
+
+	for (va = __text_start; va < __text_end; va += PAGE_SIZE) {
+		uint64_t *l1 = mm_walk(va, 1);
+		uint64_t *e;
+
+		if (!l1)
+			return -EFAULT;
+		e = &l1[PT_INDEX(va, L1_SHIFT)];
+		mm_batch[n].ptr = mm_machine_addr(e) | MMU_NORMAL_PT_UPDATE;
+		mm_batch[n].val = *e & ~PTE_RW;
+		if (++n == ARRAY_SIZE(mm_batch)) {
+			if (mm_flush_updates(mm_batch, n, "text RO"))
+				return -EFAULT;
+			n = 0;
+		}
+	}
+	if (mm_flush_updates(mm_batch, n, "text RO"))
+		return -EFAULT;
+	/*
+	 * mmu_update does not flush the TLB: stale writable entries could
+	 * survive.  Only this vCPU runs now, so a local flush is enough.
+	 */
+	{
+		struct mmuext_op op = { .cmd = MMUEXT_TLB_FLUSH_LOCAL };
+
+		return (int)hyp_mmuext_op(&op, 1, NULL, DOMID_SELF);
+	}
+}
+
+int mm_init(void)
+{
+	const start_info_t *si = hyp_start_info;
+	unsigned long nr_pages = si->nr_pages;
+	unsigned long next_free =
+		hyp_virt_to_pfn((void *)si->pt_base) + si->nr_pt_frames;
+	unsigned long mapped;
+	int rc;
+
+	if (nr_pages > MM_MAX_PAGES) {
+		pr_warn("mm: %lu pages, mapping only the first %lu\n", nr_pages,
+			MM_MAX_PAGES);
+		nr_pages = MM_MAX_PAGES;
+	}
+	mapped = mm_map_memory(nr_pages, &next_free);
+	if (mapped < nr_pages)
+		pr_warn("mm: mapped %lu of %lu pages\n", mapped, nr_pages);
+
+	rc = mm_protect_text();
+	if (rc) {
+		pr_err("mm: cannot make the text read-only: %d\n", rc);
+		return rc;
+	}
+	/* From now on an overflow of vCPU 0's stack faults. */
+	rc = mm_update_va(vcpu0_stack_guard, 0);
+	if (rc)
+		return rc;
+
+	page_alloc_init(next_free, mapped);
+	pr_info("mm: %lu MiB, text %lu KiB read-only, %lu pages free\n",
+		(mapped * PAGE_SIZE) >> 20,
+		(unsigned long)(__text_end - __text_start) >> 10,
+		page_free_count());
+	return 0;
+}
+
+int mm_text_write(void *dst, const void *src, size_t len)
+{
+	uintptr_t start = (uintptr_t)dst, page0 = ALIGN_DOWN(start, PAGE_SIZE);
+	unsigned int i, pages;
+	volatile uint8_t *alias;
+	const uint8_t *from = src;
+	int rc = 0;
+	size_t k;
+
+	if (!len)
+		return 0;
+	if (len > PAGE_SIZE || start < (uintptr_t)__text_start ||
+	    start + len > (uintptr_t)__text_end || start + len < start) {
+		pr_err("mm: refusing text write of %zu bytes at %p\n", len,
+		       dst);
+		return -EFAULT;
+	}
+	pages = (ALIGN_DOWN(start + len - 1, PAGE_SIZE) - page0) / PAGE_SIZE +
+		1;
+
+	/*
+	 * The alias window is global: callers guarantee that one vCPU
+	 * patches at a time (the engine switches with only one vCPU up).
+	 */
+	for (i = 0; i < pages; i++) {
+		void *text_page = (void *)(page0 + i * PAGE_SIZE);
+		uint64_t pte = (mm_machine_addr(text_page) & PTE_ADDR_MASK) |
+			       PTE_KERNEL_RW;
+
+		rc = mm_update_va(mm_text_alias[i], pte);
+		if (rc) {
+			pages = i;
+			goto restore;
+		}
+	}
+	alias = (volatile uint8_t *)mm_text_alias[0] + (start - page0);
+	for (k = 0; k < len; k++)
+		alias[k] = from[k];
+
+restore:
+	for (i = 0; i < pages; i++) {
+		uint64_t pte = (mm_machine_addr(mm_text_alias[i]) &
+				PTE_ADDR_MASK) |
+			       PTE_KERNEL_RW;
+
+		/*
+		 * mm_machine_addr() translates through the P2M, which still
+		 * names the window's own frame: back to the original mapping.
+		 */
+		if (mm_update_va(mm_text_alias[i], pte) && !rc)
+			rc = -EFAULT;
+	}
+	return rc;
+}
+
+void mm_text_sync(void)
+{
+	/*
+	 * iretq to the next instruction: a serializing instruction that a
+	 * PV kernel (ring 3) may execute, unlike cpuid (which Xen may trap).
+	 * Needed because the new bytes were written through another linear
+	 * address than the one that executes them.
+	 */
+	unsigned long tmp;
+
+	__asm__ __volatile__("movl %%ss, %k0\n\t"
+			     "pushq %0\n\t"
+			     "leaq 8(%%rsp), %0\n\t"
+			     "pushq %0\n\t"
+			     "pushfq\n\t"
+			     "movl %%cs, %k0\n\t"
+			     "pushq %0\n\t"
+			     "leaq 1f(%%rip), %0\n\t"
+			     "pushq %0\n\t"
+			     "iretq\n"
+			     "1:"
+			     : "=&r"(tmp)
+			     :
+			     : "memory", "cc");
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/*
+ * time.c - Xen system time and the one-shot timer of each vCPU.
+ *
+ * Xen keeps, per vCPU, (system_time, tsc_timestamp, mul, shift) in the
+ * vcpu_info of shared_info; now = system_time + scaled(rdtsc - timestamp).
+ * Xen rewrites the record on this same vCPU (when it is scheduled), making
+ * version odd meanwhile: read until an even, unchanged version is seen.
+ */
+#include "time.h"
+#include "errno.h"
+#include "evtchn.h"
+#include "hypercall.h"
+#include "kernel.h"
+#include "printk.h"
+#include "vcpu.h"
+
+/* The TSC delta is scaled by mul / 2^32 after the shift. */
+#define TIME_MUL_FRAC_BITS 32
+
+static inline uint64_t time_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+uint64_t time_now_ns(void)
+{
+	const volatile struct vcpu_time_info *t = &vcpu_info_self()->time;
+	uint64_t tsc, stamp, sys, delta;
+	uint32_t version, mul;
+	int8_t shift;
+
+	do {
+		version = t->version;
+		/* Read the version before the fields it guards. */
+		__asm__ __volatile__("" ::: "memory");
+		stamp = t->tsc_timestamp;
+		sys = t->system_time;
+		mul = t->tsc_to_system_mul;
+		shift = t->tsc_shift;
+		tsc = time_rdtsc();
+		/* ... and the fields before checking the version again. */
+		__asm__ __volatile__("" ::: "memory");
+	} while ((version & 1) || version != t->version);
+
+	delta = tsc - stamp;
+	if (shift >= 0)
+		delta <<= shift;
+	else
+		delta >>= -shift;
+	return sys + (uint64_t)(((unsigned __int128)delta * mul) >>
+				TIME_MUL_FRAC_BITS);
+}
+
+int time_set_timer(uint64_t deadline_ns)
+{
+	/* flags 0: a deadline already past fires at once (no -ETIME). */
+	struct vcpu_set_singleshot_timer t = { .timeout_abs_ns = deadline_ns,
+					       .flags = 0 };
+	long rc = hyp_vcpu_op(VCPUOP_set_singleshot_timer, vcpu_id(), &t);
+
+	if (rc)
+		pr_err("time: set_singleshot_timer(%llu) on vCPU %u: %ld\n",
+		       (unsigned long long)deadline_ns, vcpu_id(), rc);
+	return (int)rc;
+}
+
+int time_init_vcpu(void)
+{
+	struct vcpu_local *self = vcpu_self();
+	long rc;
+
+	/* We want events only when we ask for them. */
+	rc = hyp_vcpu_op(VCPUOP_stop_periodic_timer, self->id, NULL);
+	if (rc)
+		pr_warn("time: stop_periodic_timer on vCPU %u: %ld\n", self->id,
+			rc);
+	rc = evtchn_bind_virq(VIRQ_TIMER, self->id, &self->timer_port);
+	if (rc)
+		return (int)rc;
+	/* No handler: the port is only latched, for evtchn_wait(). */
+	evtchn_unmask(self->timer_port);
+	return 0;
+}
+
+void time_sleep_ns(uint64_t ns)
+{
+	uint64_t deadline = time_now_ns() + ns;
+
+	while (time_now_ns() < deadline)
+		evtchn_wait(vcpu_self()->timer_port, deadline);
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vcpu.c - per-vCPU state and the event mask of the running vCPU.
+ */
+#include "vcpu.h"
+#include "hypercall.h"
+#include "atomic.h"
+
+struct vcpu_local vcpu_locals[VCPU_MAX];
+
+/* Xen's version hypercall, used only to force pending events in. */
+#define VCPU_FORCE_UPCALL_CMD XENVER_version
+
+int vcpu_boot_init(void)
+{
+	struct vcpu_local *v = &vcpu_locals[0];
+
+	v->self = v;
+	v->id = 0;
+	v->stack_lo = (uintptr_t)vcpu0_stack;
+	v->stack_hi = (uintptr_t)vcpu0_stack + VCPU_STACK_SIZE;
+	/* From here on vcpu_self() works on this vCPU. */
+	return (int)hyp_set_segment_base(SEGBASE_GS_KERNEL, (unsigned long)v);
+}
+
+unsigned long vcpu_events_mask(void)
+{
+	struct vcpu_info *vi = vcpu_info_self();
+	unsigned long was = vi->evtchn_upcall_mask;
+
+	vi->evtchn_upcall_mask = 1;
+	/* Nothing after this point may be moved before the mask. */
+	barrier();
+	return was;
+}
+
+void vcpu_events_unmask(void)
+{
+	struct vcpu_info *vi = vcpu_info_self();
+
+	/* Everything before this point stays inside the masked region. */
+	barrier();
+	vi->evtchn_upcall_mask = 0;
+	/*
+	 * An event that arrived while masked only set upcall_pending: Xen
+	 * does not deliver it by itself when we clear the mask.  Check
+	 * after the store (compiler barrier: if Xen sets pending after our
+	 * load it sees the mask clear and delivers on its own) and let any
+	 * hypercall return deliver it.
+	 */
+	barrier();
+	if (vi->evtchn_upcall_pending)
+		hyp_xen_version(VCPU_FORCE_UPCALL_CMD, NULL);
+}
+
+void vcpu_events_restore(unsigned long was_masked)
+{
+	if (!was_masked)
+		vcpu_events_unmask();
+}
+
+bool vcpu_events_masked(void)
+{
+	return vcpu_info_self()->evtchn_upcall_mask != 0;
+}
+
+void vcpu_block(void)
+{
+	/*
+	 * SCHEDOP_block unmasks events and checks upcall_pending in one step
+	 * inside Xen, so an event that arrived after the caller's last check
+	 * makes it return at once: no lost wakeup.  The upcall runs on the
+	 * way back, before this returns.
+	 */
+	hyp_sched_block();
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/*
+ * shutdown.c - control/shutdown, the toolstack's request to stop.
+ *
+ * xl writes "poweroff" or "reboot" (or "suspend", which we do not support)
+ * under the guest's home.  We acknowledge by clearing the key (xl waits
+ * for that), say why we stop, let the console drain, then ask Xen.
+ */
+#include "shutdown.h"
+#include "console.h"
+#include "errno.h"
+#include "hypercall.h"
+#include "printk.h"
+#include "string.h"
+#include "xenstore.h"
+
+#define SHUTDOWN_KEY "control/shutdown"
+#define SHUTDOWN_TOKEN "shutdown"
+/* Longest request value we accept. */
+#define SHUTDOWN_VALUE_MAX 32
+
+static const struct {
+	const char *request;
+	unsigned int reason;
+} shutdown_requests[] = {
+	{ "poweroff", SHUTDOWN_poweroff },
+	{ "halt", SHUTDOWN_poweroff },
+	{ "reboot", SHUTDOWN_reboot },
+};
+
+void __noreturn shutdown_domain(unsigned int reason, const char *why)
+{
+	printk("smpalt: shutting down (%s)\n", why);
+	if (cons_flush(CONS_DRAIN_TIMEOUT_NS))
+		pr_warn("smpalt: console did not drain\n");
+	for (;;) {
+		long rc = hyp_sched_shutdown(reason);
+
+		/* Only returns on failure; crash is the last resort. */
+		pr_err("smpalt: SCHEDOP_shutdown(%u): %ld\n", reason, rc);
+		reason = SHUTDOWN_crash;
+	}
+}
+
+int shutdown_init(void)
+{
+	return xs_watch(SHUTDOWN_KEY, SHUTDOWN_TOKEN);
+}
+
+bool shutdown_handle_watch(const char *token)
+{
+	char value[SHUTDOWN_VALUE_MAX];
+	size_t i;
+	int rc;
+
+	if (token && strcmp(token, SHUTDOWN_TOKEN))
+		return false;
+
+	rc = xs_read(XS_TRANSACTION_NONE, SHUTDOWN_KEY, value, sizeof(value));
+	if (rc == -ENOENT || rc == 0)
+		return true; /* no request (the watch fires once at start) */
+	if (rc < 0)
+		return true; /* logged by the client */
+
+	/* Acknowledge whatever was asked, as Linux does. */
+	if (xs_write(XS_TRANSACTION_NONE, SHUTDOWN_KEY, ""))
+		pr_warn("smpalt: could not acknowledge %s=%s\n", SHUTDOWN_KEY,
+			value);
+	for (i = 0; i < ARRAY_SIZE(shutdown_requests); i++)
+		if (!strcmp(value, shutdown_requests[i].request))
+			shutdown_domain(shutdown_requests[i].reason, value);
+	pr_warn("smpalt: ignoring %s=%s\n", SHUTDOWN_KEY, value);
+	return true;
+}

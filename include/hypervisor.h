@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hypervisor.h - what Xen handed the guest at boot: start_info, the
+ * shared_info page, and the machine <-> guest frame translations of a PV
+ * guest.  Includes the Xen public headers every part of the guest needs.
+ */
+#ifndef SMPALT_HYPERVISOR_H
+#define SMPALT_HYPERVISOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xen/xen.h>
+#include <xen/event_channel.h>
+#include <xen/sched.h>
+#include <xen/vcpu.h>
+#include <xen/version.h>
+#include <xen/callback.h>
+
+#include "layout.h"
+
+/* Set by start_kernel() before anything else runs. */
+extern start_info_t *hyp_start_info;
+/* Mapped by mm_map_shared_info(); NULL before. */
+extern shared_info_t *hyp_shared_info;
+
+/* Guest frames (pfn) are 0-based from the load address. */
+static inline unsigned long hyp_pfn_to_mfn(unsigned long pfn)
+{
+	return ((const unsigned long *)hyp_start_info->mfn_list)[pfn];
+}
+
+static inline unsigned long hyp_mfn_to_pfn(unsigned long mfn)
+{
+	return machine_to_phys_mapping[mfn];
+}
+
+static inline void *hyp_pfn_to_virt(unsigned long pfn)
+{
+	return (void *)(SMPALT_VIRT_BASE + (pfn << PAGE_SHIFT));
+}
+
+static inline unsigned long hyp_virt_to_pfn(const void *va)
+{
+	return ((uintptr_t)va - SMPALT_VIRT_BASE) >> PAGE_SHIFT;
+}
+
+static inline unsigned long hyp_virt_to_mfn(const void *va)
+{
+	return hyp_pfn_to_mfn(hyp_virt_to_pfn(va));
+}
+
+static inline void *hyp_mfn_to_virt(unsigned long mfn)
+{
+	return hyp_pfn_to_virt(hyp_mfn_to_pfn(mfn));
+}
+
+/* Xen version as "major.minor", read once at boot. */
+extern unsigned int hyp_version_major, hyp_version_minor;
+
+#endif /* SMPALT_HYPERVISOR_H */

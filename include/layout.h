@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * layout.h - where the guest image lives, shared by C, assembly and the
+ * linker script (which is run through the C preprocessor).
+ */
+#ifndef SMPALT_LAYOUT_H
+#define SMPALT_LAYOUT_H
+
+/* The guest is linked here and loaded at guest-physical 0 (PADDR_OFFSET 0). */
+#define SMPALT_VIRT_BASE 0xffffffff80000000
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1 << PAGE_SHIFT)
+
+/*
+ * The image must fit in what Xen maps at boot before we map the rest: Xen
+ * maps the image, P2M, start_info, rings and boot page tables, plus 512 KiB,
+ * rounded up to 4 MiB.  Keep the image itself well inside the first 4 MiB.
+ */
+#define SMPALT_IMAGE_MAX (3 << 20)
+
+/* Per-vCPU stacks (the boot stack of vCPU 0 included). */
+#define VCPU_STACK_SIZE (4 * PAGE_SIZE)
+
+#endif /* SMPALT_LAYOUT_H */

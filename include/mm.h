@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mm.h - guest page tables (PV: Xen validates every update), the
+ * shared_info mapping, read-only kernel text with a temporary writable
+ * alias for the patcher, and the page allocator.
+ */
+#ifndef SMPALT_MM_H
+#define SMPALT_MM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "layout.h"
+
+/* x86-64 page-table entry bits (architectural, not in Xen's headers). */
+#define PTE_PRESENT (1ULL << 0)
+#define PTE_RW (1ULL << 1)
+#define PTE_USER (1ULL << 2)
+#define PTE_ACCESSED (1ULL << 5)
+#define PTE_DIRTY (1ULL << 6)
+#define PTE_PSE (1ULL << 7)
+#define PTE_NX (1ULL << 63)
+#define PTE_ADDR_MASK 0x000ffffffffff000ULL
+
+#define PT_ENTRIES 512
+#define PT_LEVEL_BITS 9
+#define L1_SHIFT PAGE_SHIFT
+#define L2_SHIFT (L1_SHIFT + PT_LEVEL_BITS)
+#define L3_SHIFT (L2_SHIFT + PT_LEVEL_BITS)
+#define L4_SHIFT (L3_SHIFT + PT_LEVEL_BITS)
+#define PT_INDEX(va, shift) (((uintptr_t)(va) >> (shift)) & (PT_ENTRIES - 1))
+
+/* Kernel text bounds from the linker script (page aligned). */
+extern char __text_start[], __text_end[];
+extern char __image_start[], _end[];
+
+/* Map start_info->shared_info onto a spare page; sets hyp_shared_info. */
+int mm_map_shared_info(void);
+
+/*
+ * Map the rest of the guest's memory, make the text read-only, put a guard
+ * page below the boot stack and hand the free frames to the allocator.
+ */
+int mm_init(void);
+
+/* The PTE mapping va (0 if unmapped). */
+uint64_t mm_lookup_pte(const void *va);
+
+/*
+ * Write len bytes at dst inside the kernel text through a temporary
+ * writable alias of the text page(s); refuses anything outside
+ * [__text_start, __text_end) with -EFAULT.  A write may cross one page
+ * boundary (len <= PAGE_SIZE).  The caller serializes (mm_text_sync())
+ * before executing the new bytes.
+ * Only one vCPU may patch at a time: the alias window is global.
+ */
+int mm_text_write(void *dst, const void *src, size_t len);
+
+/* Serializing instruction after text writes. */
+void mm_text_sync(void);
+
+/* Page allocator: single 4 KiB pages, zeroed; NULL when out of memory. */
+void *page_alloc(void);
+void page_free(void *page);
+/* Free pages left, for log lines. */
+unsigned long page_free_count(void);
+/* Hand [first, end) guest frames to the allocator (mm_init does). */
+void page_alloc_init(unsigned long first_pfn, unsigned long end_pfn);
+
+#endif /* SMPALT_MM_H */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * smpmode.h - the guest's side of the alternatives engine: the engine
+ * instance over our own text, writing through mm_text_write(), and the
+ * boot-time switch to UP with its self-test.
+ */
+#ifndef SMPALT_SMPMODE_H
+#define SMPALT_SMPMODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alt_core.h"
+
+struct smpmode_result {
+	size_t sites;     /* sites the switch rewrote */
+	uint64_t ns;      /* how long it took */
+};
+
+/* Check the tables, apply CPU-feature alternatives once. */
+int smpmode_init(void);
+
+/*
+ * Switch the text to `to`.  Only while exactly one vCPU runs; masks
+ * events on this vCPU around the rewrite.  Logs failures once.
+ */
+int smpmode_switch(enum alt_mode to, struct smpmode_result *res);
+
+/* Patch a canary both ways and run it in each form; 0 if all good. */
+int smpmode_selftest(void);
+
+/* What the text holds now. */
+enum alt_mode smpmode_current(void);
+const char *smpmode_name(enum alt_mode m);
+
+/* Boot switching is over: later switches count in smpmode_switches(). */
+void smpmode_boot_done(void);
+
+/* Mode changes since boot, not counting the boot switch and self-test. */
+uint64_t smpmode_switches(void);
+
+#endif /* SMPALT_SMPMODE_H */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * status.h - what the guest publishes under data/smpalt/ (relative to its
+ * xenstore home) and the control/smpalt/ keys it serves.  vCPU 0 only.
+ */
+#ifndef SMPALT_STATUS_H
+#define SMPALT_STATUS_H
+
+#include "kernel.h"
+
+#define STATUS_DIR "data/smpalt"
+#define CONTROL_DIR "control/smpalt"
+/* Watch token of control/smpalt. */
+#define STATUS_CONTROL_TOKEN "smpalt-control"
+
+/* Write data/smpalt/<key> = formatted value.  Returns 0 or -errno. */
+int status_publish(const char *key, const char *fmt, ...) __printf(2, 3);
+
+/* Watch control/smpalt. */
+int status_init(void);
+
+/* A control/smpalt watch fired (or events were lost): act on it. */
+void status_handle_control(void);
+
+#endif /* SMPALT_STATUS_H */

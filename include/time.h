@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * time.h - the monotonic clock (Xen system time, ns) and one-shot timers.
+ */
+#ifndef SMPALT_TIME_H
+#define SMPALT_TIME_H
+
+#include <stdint.h>
+
+/*
+ * Xen system time of the running vCPU in ns: monotonic, from the
+ * vcpu_time_info Xen keeps in shared_info, extrapolated with the TSC.
+ */
+uint64_t time_now_ns(void);
+
+/*
+ * Arm the running vCPU's one-shot timer for absolute time deadline_ns
+ * (VIRQ_TIMER fires then; a deadline in the past fires at once).
+ */
+int time_set_timer(uint64_t deadline_ns);
+
+/* Bind VIRQ_TIMER for the running vCPU and stop Xen's periodic tick. */
+int time_init_vcpu(void);
+
+/* Sleep the running vCPU (thread context) for ns. */
+void time_sleep_ns(uint64_t ns);
+
+#endif /* SMPALT_TIME_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * traps.h - exception handling.  Every exception is fatal: the handler
+ * prints the vector, error code, all registers and a frame-pointer
+ * backtrace, then shuts the domain down with SHUTDOWN_crash.
+ */
+#ifndef SMPALT_TRAPS_H
+#define SMPALT_TRAPS_H
+
+/* Vector value entry.S stores for the event upcall (not an exception). */
+#define TRAP_VECTOR_UPCALL 0xffff
+
+#ifndef __ASSEMBLY__
+
+#include <stdint.h>
+
+/*
+ * Saved state, as built by entry.S: general registers (pushed last, so
+ * first here), the vector and error code (0 if none), then the frame Xen
+ * bounced to us (rcx and r11, which Xen also pushes, are popped first and
+ * saved with the others).
+ */
+struct trap_regs {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error_code;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+/* Install the trap table of the running vCPU. */
+int traps_init_vcpu(void);
+
+/* Called from entry.S. */
+void trap_handle(struct trap_regs *regs);
+void trap_failsafe(void);
+
+/* Dump the caller's registers-free backtrace, from its frame pointer. */
+void trap_print_backtrace(uintptr_t rbp);
+
+#endif /* __ASSEMBLY__ */
+#endif /* SMPALT_TRAPS_H */

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vcpu.h - per-vCPU state, indexed by vCPU id, and the event mask of the
+ * running vCPU.
+ *
+ * Each vCPU finds its own struct vcpu_local through its GS base (set with
+ * set_segment_base when it comes up); vcpu_self() is one %gs load.
+ * vCPU 0 is the control thread: it runs init, the xenstore client and the
+ * watches.  Secondaries (issue 5) get their stack from the page allocator
+ * and their GS base, trap table and callbacks before they unmask events.
+ */
+#ifndef SMPALT_VCPU_H
+#define SMPALT_VCPU_H
+
+#include "layout.h"
+
+/* One vcpu_info per vCPU in shared_info: this is the guest's maximum. */
+#define VCPU_MAX 32
+
+#ifndef __ASSEMBLY__
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hypervisor.h"
+
+_Static_assert(VCPU_MAX <= XEN_LEGACY_MAX_VCPUS,
+	       "vcpu_info lives in shared_info: at most 32 vCPUs");
+
+struct vcpu_local {
+	struct vcpu_local *self; /* must stay first: read as %gs:0 */
+	unsigned int id;
+	/* Stack bounds, for the backtrace and overflow checks. */
+	uintptr_t stack_lo, stack_hi;
+	/* Nesting depth of the fatal trap path (a fault while dumping). */
+	unsigned int trap_depth;
+	/* VIRQ_TIMER for this vCPU; set by time_init_vcpu(). */
+	evtchn_port_t timer_port;
+};
+
+extern struct vcpu_local vcpu_locals[VCPU_MAX];
+
+/* The boot stack of vCPU 0 and the guard page below it (head.S). */
+extern char vcpu0_stack[VCPU_STACK_SIZE];
+extern char vcpu0_stack_guard[PAGE_SIZE];
+
+static inline struct vcpu_local *vcpu_self(void)
+{
+	struct vcpu_local *self;
+
+	__asm__("movq %%gs:0,%0" : "=r"(self));
+	return self;
+}
+
+static inline unsigned int vcpu_id(void)
+{
+	return vcpu_self()->id;
+}
+
+static inline struct vcpu_info *vcpu_info_of(unsigned int id)
+{
+	return &hyp_shared_info->vcpu_info[id];
+}
+
+static inline struct vcpu_info *vcpu_info_self(void)
+{
+	return vcpu_info_of(vcpu_id());
+}
+
+/*
+ * Event delivery on the running vCPU, the PV "interrupt flag".
+ * vcpu_events_mask() returns the previous state for vcpu_events_restore().
+ */
+unsigned long vcpu_events_mask(void);
+void vcpu_events_restore(unsigned long was_masked);
+void vcpu_events_unmask(void);
+bool vcpu_events_masked(void);
+
+/*
+ * Sleep until an event arrives.  Call with events masked after finding
+ * nothing to do; returns with events unmasked, after the upcall ran.
+ */
+void vcpu_block(void);
+
+/* vCPU 0 at boot: its struct vcpu_local and GS base. */
+int vcpu_boot_init(void);
+
+#endif /* __ASSEMBLY__ */
+#endif /* SMPALT_VCPU_H */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - how the kernel comes up, in order, and vCPU 0's control loop.
+ */
+#include "cmdline.h"
+#include "console.h"
+#include "errno.h"
+#include "evtchn.h"
+#include "hypercall.h"
+#include "kernel.h"
+#include "mm.h"
+#include "printk.h"
+#include "shutdown.h"
+#include "smpmode.h"
+#include "status.h"
+#include "string.h"
+#include "time.h"
+#include "traps.h"
+#include "vcpu.h"
+#include "xenstore.h"
+
+#define SMPALT_VERSION "0.1"
+/* start_info magic for a 64-bit PV guest starts with this. */
+#define XEN_MAGIC_PREFIX "xen-3.0-x86_64"
+/* Bits of XENVER_version's result. */
+#define XENVER_MAJOR_SHIFT 16
+#define XENVER_MINOR_MASK 0xffff
+
+/* Watch events longer than the client keeps are dropped by it anyway. */
+#define MAIN_TOKEN_MAX 32
+#define MAIN_DOMID_MAX 16
+
+/* An address no page ever maps: the guest's lowest page. */
+#define CRASH_ADDRESS 0x8UL
+
+static unsigned int main_domid;
+
+/* Stop with SHUTDOWN_crash, before or after the console exists. */
+void __noreturn panic(const char *fmt, ...)
+{
+	char msg[PRINTK_LINE_MAX];
+	va_list ap;
+
+	cons_enter_panic_mode();
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	printk(KERN_EMERG "smpalt: panic: %s\n", msg);
+	trap_print_backtrace((uintptr_t)__builtin_frame_address(0));
+	shutdown_domain(SHUTDOWN_crash, "crash");
+}
+
+/* Before the console: nothing to print with, let Xen log the crash. */
+static void __noreturn early_crash(void)
+{
+	for (;;)
+		hyp_sched_shutdown(SHUTDOWN_crash);
+}
+
+static void print_banner(void)
+{
+	long ver = hyp_xen_version(XENVER_version, NULL);
+
+	hyp_version_major = (unsigned int)(ver >> XENVER_MAJOR_SHIFT);
+	hyp_version_minor = (unsigned int)(ver & XENVER_MINOR_MASK);
+	printk("smpalt kernel " SMPALT_VERSION " booting on Xen %u.%u, "
+	       "%lu MiB, cmdline \"%s\"\n",
+	       hyp_version_major, hyp_version_minor,
+	       (hyp_start_info->nr_pages * PAGE_SIZE) >> 20, cmdline_get());
+}
+
+/* Switch the text to UP and prove the patcher works, before anyone relies
+ * on either form. */
+static size_t boot_switch_to_up(void)
+{
+	struct smpmode_result res;
+
+	if (smpmode_init())
+		return 0;
+	/*
+	 * Only vCPU 0 runs: secondaries are brought up later, and only
+	 * after a switch back to SMP (issue 5).
+	 */
+	if (smpmode_switch(ALT_MODE_UP, &res))
+		return 0;
+	printk("alt: switched to UP: %zu sites in %llu ns\n", res.sites,
+	       (unsigned long long)res.ns);
+	if (smpmode_selftest())
+		panic("alternatives self-test failed");
+	smpmode_boot_done();
+	return res.sites;
+}
+
+static int xenstore_init(void)
+{
+	const start_info_t *si = hyp_start_info;
+	char domid[MAIN_DOMID_MAX];
+	int rc;
+
+	rc = xs_init(hyp_mfn_to_virt(si->store_mfn), si->store_evtchn);
+	if (rc)
+		return rc;
+	/* No handler: the upcall latches the port for xs_platform_wait(). */
+	evtchn_unmask(si->store_evtchn);
+	rc = xs_read(XS_TRANSACTION_NONE, "domid", domid, sizeof(domid));
+	if (rc < 0)
+		return rc;
+	main_domid = (unsigned int)strtoul(domid, NULL, 10);
+	printk("xenstore: connected, domid %u\n", main_domid);
+	return 0;
+}
+
+static void publish_boot_state(size_t sites)
+{
+	status_publish("mode", "%s", smpmode_name(smpmode_current()));
+	status_publish("online", "%u", 1u);
+	status_publish("sites", "%zu", sites);
+	status_publish("switches", "%llu",
+		       (unsigned long long)smpmode_switches());
+}
+
+static void handle_watch(const char *path, const char *token)
+{
+	if (shutdown_handle_watch(token))
+		return;
+	if (!strcmp(token, STATUS_CONTROL_TOKEN)) {
+		status_handle_control();
+		return;
+	}
+	pr_warn("smpalt: watch event %s with unknown token %s\n", path, token);
+}
+
+/* vCPU 0: serve xenstore watches forever. */
+static void __noreturn control_loop(evtchn_port_t store_port)
+{
+	char path[XS_WATCH_EVENT_MAX], token[MAIN_TOKEN_MAX];
+
+	for (;;) {
+		int rc;
+
+		while ((rc = xs_next_watch(path, sizeof(path), token,
+					   sizeof(token))) > 0)
+			handle_watch(path, token);
+		if (xs_watch_take_dropped()) {
+			/* Events were lost: re-read everything we watch. */
+			pr_warn("smpalt: watch events lost, re-reading\n");
+			shutdown_handle_watch(NULL);
+			status_handle_control();
+		}
+		xs_platform_wait(store_port);
+	}
+}
+
+/*
+ * Entered from head.S on vCPU 0's stack, events masked, only vCPU 0 up.
+ */
+void __noreturn start_kernel(start_info_t *si)
+{
+	size_t sites;
+
+	hyp_start_info = si;
+	if (strncmp(si->magic, XEN_MAGIC_PREFIX, strlen(XEN_MAGIC_PREFIX)))
+		early_crash();
+
+	/* 1. vcpu_self() for vCPU 0 (GS base). */
+	if (vcpu_boot_init())
+		early_crash();
+	/* 2. shared_info: event masks, time, vcpu_info. */
+	if (mm_map_shared_info())
+		early_crash();
+	/* 3. The console ring: printk works from here on. */
+	if (cons_init())
+		early_crash();
+	print_banner();
+	/* 4. Exceptions: any fault now prints a report and crashes. */
+	if (traps_init_vcpu())
+		panic("no trap table");
+	/* 5. All of memory mapped, text read-only, page allocator. */
+	if (mm_init())
+		panic("memory setup failed");
+	/* 6. Event upcall, then the timer VIRQ; then events on. */
+	if (evtchn_init_vcpu())
+		panic("no event callback");
+	if (time_init_vcpu())
+		panic("no timer");
+	vcpu_events_unmask();
+	/* 7. Our own text to UP form (one vCPU), with the self-test. */
+	sites = boot_switch_to_up();
+	/* 8. Xenstore, then state and watches. */
+	if (xenstore_init())
+		panic("xenstore unavailable");
+	publish_boot_state(sites);
+	if (shutdown_init())
+		pr_err("smpalt: no control/shutdown watch\n");
+	if (status_init())
+		pr_err("smpalt: no control/smpalt watch\n");
+	printk("smpalt: ready\n");
+
+	/* 9. Test hook: fault on purpose so the crash path can be seen. */
+	if (cmdline_get_bool("smpalt.crash")) {
+		volatile unsigned long *bad;
+
+		printk("smpalt: smpalt.crash=1: faulting on purpose\n");
+		bad = (volatile unsigned long *)CRASH_ADDRESS;
+		/* Hide the constant from the compiler's bounds checks. */
+		__asm__("" : "+r"(bad));
+		*bad = 0;
+	}
+	/* 10. vCPU 0 becomes the control thread. */
+	control_loop(si->store_evtchn);
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * smpmode.c - the alternatives engine applied to the running kernel.
+ *
+ * The engine (alt_core.c) is pure: it verifies and decides, we give it the
+ * write path (a temporary writable alias of the read-only text, see
+ * mm_text_write) and the serializing instruction.
+ */
+#include "smpmode.h"
+#include "atomic.h"
+#include "errno.h"
+#include "kernel.h"
+#include "mm.h"
+#include "printk.h"
+#include "string.h"
+#include "time.h"
+#include "vcpu.h"
+
+/*
+ * Room for the SMP bytes of every alternative_smp site; checked against
+ * alt_save_size() at init.
+ */
+#define SMPMODE_SAVE_MAX 4096
+
+/* CPUID leaf with the feature words alternative.h numbers. */
+#define CPUID_LEAF_FEATURES 1
+
+/* The canary's counter gains this much per run (1 + 2, see below). */
+#define SMPMODE_CANARY_STEP 3
+/* Bytes of the canary compared between the two forms. */
+#define SMPMODE_CANARY_BYTES 16
+
+static struct alt_engine smpmode_engine;
+static uint8_t smpmode_save[SMPMODE_SAVE_MAX];
+static uint64_t smpmode_boot_switches;
+static bool smpmode_ready;
+
+/*
+ * The canary: one LOCK_PREFIX site and one alternative_smp site, written
+ * as top-level assembly so that the compiler can neither inline nor clone
+ * it.  smpmode_canary(p) adds 1 then 2 to *p.
+ */
+void smpmode_canary(atomic_t *counter);
+extern const uint8_t smpmode_canary_end[];
+__asm__(".pushsection .text\n\t"
+	".globl smpmode_canary\n\t"
+	".type smpmode_canary, @function\n"
+	"smpmode_canary:\n\t" LOCK_PREFIX "incl (%rdi)\n\t" alternative_smp(
+		"lock; addl $2,(%rdi)", "addl $2,(%rdi)") "ret\n\t"
+						       ".globl "
+						       "smpmode_canary_end\n"
+						       "smpmode_canary_end:\n\t"
+						       ".size smpmode_canary, "
+						       ". - smpmode_canary\n\t"
+						       ".popsection\n");
+
+static int smpmode_write(void *ctx, uintptr_t addr, const void *bytes,
+			 size_t len)
+{
+	(void)ctx;
+	return mm_text_write((void *)addr, bytes, len);
+}
+
+static void smpmode_serialize(void *ctx)
+{
+	(void)ctx;
+	mm_text_sync();
+}
+
+/*
+ * CPUID as Xen lets a PV guest see it: the forced-emulation prefix
+ * (ud2; "xen") makes Xen emulate the cpuid with the guest's policy.
+ */
+static void smpmode_xen_cpuid(uint32_t leaf, uint32_t *a, uint32_t *b,
+			      uint32_t *c, uint32_t *d)
+{
+	__asm__ __volatile__("ud2a; .ascii \"xen\"; cpuid"
+			     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+			     : "0"(leaf), "2"(0));
+}
+
+static bool smpmode_has_feature(void *ctx, unsigned int feature)
+{
+	uint32_t a, b, c, d, word = feature / 32, bit = feature % 32;
+
+	(void)ctx;
+	smpmode_xen_cpuid(CPUID_LEAF_FEATURES, &a, &b, &c, &d);
+	if (word == ALT_FEATURE_WORD_1_EDX)
+		return (d >> bit) & 1;
+	if (word == ALT_FEATURE_WORD_1_ECX)
+		return (c >> bit) & 1;
+	return false;
+}
+
+static const char *smpmode_kind(enum alt_site_kind k)
+{
+	switch (k) {
+	case ALT_SITE_LOCK:
+		return "lock";
+	case ALT_SITE_SMP:
+		return "smp-alt";
+	case ALT_SITE_FEATURE:
+		return "feature-alt";
+	default:
+		return "none";
+	}
+}
+
+static void smpmode_log_failure(const char *what, const struct alt_report *r)
+{
+	pr_err("alt: %s failed: %d (%s), %s site %zu at %#lx: %s\n", what,
+	       r->error, errno_name(r->error), smpmode_kind(r->kind), r->index,
+	       (unsigned long)r->addr, r->reason ? r->reason : "?");
+}
+
+const char *smpmode_name(enum alt_mode m)
+{
+	return m == ALT_MODE_UP ? "up" : "smp";
+}
+
+enum alt_mode smpmode_current(void)
+{
+	return alt_current_mode(&smpmode_engine);
+}
+
+void smpmode_boot_done(void)
+{
+	smpmode_boot_switches = smpmode_engine.stats.switches;
+}
+
+uint64_t smpmode_switches(void)
+{
+	return smpmode_engine.stats.switches - smpmode_boot_switches;
+}
+
+int smpmode_init(void)
+{
+	static const struct alt_tables tables = ALT_TABLES_FROM_LINKER;
+	const struct alt_ops ops = { .write = smpmode_write,
+				     .serialize = smpmode_serialize,
+				     .ctx = NULL };
+	struct alt_report rep;
+	size_t need = alt_save_size(&tables);
+	int rc;
+
+	if (need > sizeof(smpmode_save)) {
+		pr_err("alt: %zu bytes of SMP forms, room for %zu\n", need,
+		       sizeof(smpmode_save));
+		return -ENOSPC;
+	}
+	rc = alt_init(&smpmode_engine, &tables, &ops, smpmode_save,
+		      sizeof(smpmode_save), &rep);
+	if (rc) {
+		smpmode_log_failure("init", &rep);
+		return rc;
+	}
+	pr_info("alt: %zu lock sites, %zu smp alternatives, %zu feature "
+		"alternatives\n",
+		alt_lock_count(&tables), alt_smp_count(&tables),
+		alt_feature_count(&tables));
+
+	{
+		/*
+		 * Only vCPU 0 runs at boot and its events are masked around
+		 * the rewrite: nothing can execute a half-written site.
+		 */
+		unsigned long was = vcpu_events_mask();
+
+		rc = alt_apply_features(&smpmode_engine, smpmode_has_feature,
+					NULL, &rep);
+		vcpu_events_restore(was);
+	}
+	if (rc) {
+		smpmode_log_failure("feature alternatives", &rep);
+		return rc;
+	}
+	smpmode_ready = true;
+	return 0;
+}
+
+int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
+{
+	struct alt_report rep;
+	unsigned long was;
+	uint64_t t0, t1;
+	int rc;
+
+	if (!smpmode_ready)
+		return -ENODEV;
+	/*
+	 * The caller guarantees that exactly one vCPU runs (the engine's
+	 * rule); masking events here makes sure this vCPU itself is not
+	 * interrupted in the middle of a site it is rewriting.
+	 */
+	was = vcpu_events_mask();
+	t0 = time_now_ns();
+	rc = alt_switch(&smpmode_engine, to, &rep);
+	t1 = time_now_ns();
+	vcpu_events_restore(was);
+
+	if (rc) {
+		smpmode_log_failure(to == ALT_MODE_UP ? "switch to UP"
+						      : "switch to SMP",
+				    &rep);
+		return rc;
+	}
+	if (res) {
+		res->sites = smpmode_engine.stats.last_sites;
+		res->ns = t1 - t0;
+	}
+	return 0;
+}
+
+/* Run the canary once and check that it added its step. */
+static int smpmode_run_canary(atomic_t *counter, const char *form)
+{
+	int32_t before = atomic_read(counter);
+
+	smpmode_canary(counter);
+	if (atomic_read(counter) != before + SMPMODE_CANARY_STEP) {
+		pr_err("alt: self-test: canary in %s form added %d, not %d\n",
+		       form, atomic_read(counter) - before,
+		       SMPMODE_CANARY_STEP);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int smpmode_selftest(void)
+{
+	const uint8_t *code = (const uint8_t *)smpmode_canary;
+	size_t len = MIN((size_t)(smpmode_canary_end - code),
+			 (size_t)SMPMODE_CANARY_BYTES);
+	uint8_t smp_bytes[SMPMODE_CANARY_BYTES], up_bytes[SMPMODE_CANARY_BYTES];
+	static atomic_t counter = ATOMIC_INIT(0);
+	enum alt_mode start = smpmode_current();
+	enum alt_mode other =
+		start == ALT_MODE_UP ? ALT_MODE_SMP : ALT_MODE_UP;
+	int rc;
+
+	/* Form 1: whatever the text holds now. */
+	if (start == ALT_MODE_UP)
+		memcpy(up_bytes, code, len);
+	else
+		memcpy(smp_bytes, code, len);
+	rc = smpmode_run_canary(&counter, smpmode_name(start));
+	if (rc)
+		return rc;
+
+	/* Form 2: the other one; the canary's bytes must change. */
+	rc = smpmode_switch(other, NULL);
+	if (rc)
+		return rc;
+	if (other == ALT_MODE_UP)
+		memcpy(up_bytes, code, len);
+	else
+		memcpy(smp_bytes, code, len);
+	rc = smpmode_run_canary(&counter, smpmode_name(other));
+	if (rc)
+		return rc;
+
+	/* Back: exactly the original bytes again. */
+	rc = smpmode_switch(start, NULL);
+	if (rc)
+		return rc;
+	if (memcmp(code, start == ALT_MODE_UP ? up_bytes : smp_bytes, len)) {
+		pr_err("alt: self-test: canary bytes differ after the round "
+		       "trip\n");
+		return -EINVAL;
+	}
+	rc = smpmode_run_canary(&counter, smpmode_name(start));
+	if (rc)
+		return rc;
+	/* The lock prefix opens the canary: 0xf0 in SMP form, 0x3e in UP. */
+	if (smp_bytes[0] != 0xf0 || up_bytes[0] != 0x3e ||
+	    !memcmp(smp_bytes, up_bytes, len)) {
+		pr_err("alt: self-test: canary starts %#x (SMP) / %#x (UP)\n",
+		       smp_bytes[0], up_bytes[0]);
+		return -EINVAL;
+	}
+	pr_info("alt: self-test passed: canary patched both ways and run in "
+		"each form\n");
+	return 0;
+}

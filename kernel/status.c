@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/*
+ * status.c - data/smpalt/ (what dom0 tools read) and control/smpalt/
+ * (what they ask).  Relative xenstore paths are under the guest's home,
+ * /local/domain/<domid>/.
+ */
+#include "status.h"
+#include "errno.h"
+#include "printk.h"
+#include "xenstore.h"
+
+#include <stdarg.h>
+
+/* Longest key path and value we publish. */
+#define STATUS_PATH_MAX 64
+#define STATUS_VALUE_MAX 128
+
+int status_publish(const char *key, const char *fmt, ...)
+{
+	char path[STATUS_PATH_MAX], value[STATUS_VALUE_MAX];
+	va_list ap;
+
+	snprintf(path, sizeof(path), STATUS_DIR "/%s", key);
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	/* The client logs failures itself, naming the key. */
+	return xs_write(XS_TRANSACTION_NONE, path, value);
+}
+
+int status_init(void)
+{
+	return xs_watch(CONTROL_DIR, STATUS_CONTROL_TOKEN);
+}
+
+void status_handle_control(void)
+{
+	char value[STATUS_VALUE_MAX];
+	int rc;
+
+	/* echo: a liveness probe for dom0, copied to data/smpalt/echo. */
+	rc = xs_read(XS_TRANSACTION_NONE, CONTROL_DIR "/echo", value,
+		     sizeof(value));
+	if (rc == -ENOENT)
+		return; /* not asked for: nothing to do */
+	if (rc < 0)
+		return; /* logged by the client */
+	if (!status_publish("echo", "%s", value))
+		pr_info("smpalt: echo %s\n", value);
+}
