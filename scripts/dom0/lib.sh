@@ -91,6 +91,16 @@ guest_create() {
 	log "created $GUEST as domain $DOMID in $(since "$CREATE_CS") s"
 }
 
+# guest_destroy: keep the guest's xenstore home in the scenario log, then
+# xl destroy it and wait until it is gone.
+guest_destroy() {
+	echo "--- xenstore of $GUEST (domain $DOMID) before destroy"
+	xenstore-ls -f "/local/domain/$DOMID" 2>&1
+	echo "---"
+	xl destroy "$GUEST" || fail "xl destroy $GUEST failed"
+	wait_domain_gone || fail "domain $GUEST still listed after xl destroy"
+}
+
 # wait_for_console PATTERN [TIMEOUT]: wait until a line of the guest's
 # console log contains PATTERN (fixed string). Returns 1 on timeout.
 wait_for_console() {

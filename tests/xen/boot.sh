@@ -27,6 +27,5 @@ case $sites in
 esac
 [ "$sites" -gt 0 ] || fail "data/smpalt/sites is $sites, expected > 0"
 
-xl destroy "$GUEST" || fail "xl destroy $GUEST failed"
-wait_domain_gone || fail "domain still listed after xl destroy"
+guest_destroy
 result SUCCESS "banner and ready seen, mode=up online=1 sites=$sites"

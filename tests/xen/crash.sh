@@ -21,6 +21,5 @@ state=$(domain_state)
 xenctx "$DOMID" 0 2>&1 | head -40 || true
 wait_for_console "$REGDUMP" 5 || fail "domain crashed but the console has no '$REGDUMP' register dump"
 
-xl destroy "$GUEST" || fail "xl destroy $GUEST failed"
-wait_domain_gone || fail "domain still listed after xl destroy"
+guest_destroy
 result SUCCESS "domain crashed (state '$state'), register dump on the console"

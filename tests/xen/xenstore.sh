@@ -23,5 +23,5 @@ wait_for_xs data/smpalt/echo "$token" $ECHO_TIMEOUT ||
 	fail "data/smpalt/echo is '$(xs_read_guest data/smpalt/echo)', expected '$token' within ${ECHO_TIMEOUT}s"
 note "echo round trip $(since "$start") s"
 
-xl destroy "$GUEST" || fail "xl destroy $GUEST failed"
+guest_destroy
 result SUCCESS "echo '$token' came back in $(since "$start") s, mode=$mode"
