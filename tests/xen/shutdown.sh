@@ -21,7 +21,8 @@ fi
 echo "$out"
 wait_domain_gone $SHUTDOWN_TIMEOUT ||
 	fail "domain still listed ${SHUTDOWN_TIMEOUT}s after xl shutdown (state $(domain_state))"
-note "domain gone $(since "$start") s after xl shutdown"
+gone=$(since "$start")
+note "domain gone $gone s after xl shutdown"
 grep -qF -- "$SHUTDOWN_MSG" "$CONSOLE_LOG" ||
 	fail "domain went away but the console lacks '$SHUTDOWN_MSG'"
-result SUCCESS "gone $(since "$start") s after xl shutdown, shutdown message seen"
+result SUCCESS "gone $gone s after xl shutdown, shutdown message seen"

@@ -21,7 +21,8 @@ xs_write_guest control/smpalt/echo "$token" ||
 	fail "dom0 cannot write control/smpalt/echo"
 wait_for_xs data/smpalt/echo "$token" $ECHO_TIMEOUT ||
 	fail "data/smpalt/echo is '$(xs_read_guest data/smpalt/echo)', expected '$token' within ${ECHO_TIMEOUT}s"
-note "echo round trip $(since "$start") s"
+rtt=$(since "$start")
+note "echo round trip $rtt s"
 
 guest_destroy
-result SUCCESS "echo '$token' came back in $(since "$start") s, mode=$mode"
+result SUCCESS "echo '$token' came back in $rtt s, mode=$mode"
