@@ -101,6 +101,9 @@ unpack() {
 
 mkdir -p "$DEBS" "$ROOT" "$STAMPS"
 chmod 0755 "$DEBS"
+# Several harness runs may start at once on a fresh cache: one unpacks.
+exec 7>"$XEN_CACHE/.fetch.lock"
+flock 7
 
 kernel_pkg=$(resolve_dom0_kernel)
 all_pkgs=("${XEN_PKGS[@]}" "$kernel_pkg")

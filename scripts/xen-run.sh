@@ -99,6 +99,8 @@ RUN_TIMEOUT=${XEN_RUN_TIMEOUT:-$default_timeout}
 
 stamp=$(date -u +%Y%m%d-%H%M%S)
 RUN_DIR=${XEN_OUT:-$TOP/out/xen/$stamp}
+# Two runs started in the same second get folders of their own.
+[ -n "${XEN_OUT:-}" ] || [ ! -e "$RUN_DIR" ] || RUN_DIR=$RUN_DIR-$$
 mkdir -p "$RUN_DIR"
 ln -sfn "$RUN_DIR" "$TOP/out/xen/latest" 2>/dev/null || true
 SERIAL=$RUN_DIR/serial.log

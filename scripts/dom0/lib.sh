@@ -129,6 +129,19 @@ wait_for_any_console() {
 	note "first guest console output at create +$(since "$CREATE_CS") s"
 }
 
+# guest_test_result [TIMEOUT]: for tests that run inside the guest: wait for
+# the console line "Test result: STATUS [reason]" and end the scenario with
+# it. No such line within TIMEOUT is an ERROR.
+guest_test_result() {
+	local timeout=${1:-$DEFAULT_READY_TIMEOUT} line
+	wait_for_console "Test result: " "$timeout" ||
+		result ERROR "guest printed no 'Test result:' line within ${timeout}s"
+	line=$(grep -F "Test result: " "$CONSOLE_LOG" | tail -1 | tr -d '\r')
+	line=${line#*Test result: }
+	# shellcheck disable=SC2086 # split into status and reason on purpose
+	result $line
+}
+
 xs_guest_path() { echo "/local/domain/$DOMID/$1"; }
 
 # xs_read_guest KEY: read a key relative to the guest's xenstore home.
