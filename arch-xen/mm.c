@@ -22,8 +22,13 @@
 #define PTE_KERNEL_RO (PTE_PRESENT | PTE_ACCESSED)
 #define PTE_TABLE (PTE_PRESENT | PTE_RW | PTE_USER | PTE_ACCESSED | PTE_DIRTY)
 
-/* One L2 table covers this many pages: the most memory we map. */
-#define MM_MAX_PAGES ((unsigned long)PT_ENTRIES * PT_ENTRIES)
+/*
+ * One L2 table covers 1 GiB: the most memory we map, less its last 2 MiB
+ * slot, which is the text alias window.
+ */
+#define MM_ALIAS_L2_SLOT (PT_ENTRIES - 1)
+#define MM_MAX_PAGES ((unsigned long)MM_ALIAS_L2_SLOT * PT_ENTRIES)
+#define MM_ALIAS_BASE (SMPALT_VIRT_BASE + ((uintptr_t)MM_ALIAS_L2_SLOT << L2_SHIFT))
 
 /* Invalidate one TLB entry on this vCPU only. */
 #define MM_FLUSH_LOCAL (UVMF_INVLPG | UVMF_LOCAL)
@@ -32,10 +37,9 @@
 static char mm_shared_info_page[PAGE_SIZE]
 	__aligned(PAGE_SIZE) __section(".bss.page_aligned");
 
-/* Where text pages are aliased writable while they are patched. */
-#define MM_ALIAS_PAGES 2
-static char mm_text_alias[MM_ALIAS_PAGES][PAGE_SIZE]
-	__aligned(PAGE_SIZE) __section(".bss.page_aligned");
+/* The L1 table of the text alias window; its entries are 0 when closed. */
+static uint64_t *mm_alias_l1;
+static bool mm_alias_open;
 
 static uint64_t *mm_table_virt(uint64_t entry)
 {
@@ -114,7 +118,45 @@ static int mm_flush_updates(mmu_update_t *req, unsigned int n,
 	return (int)rc;
 }
 
+/*
+ * Requests batched into one mmu_update.  Shared: used at boot and by the
+ * patcher, which runs on one vCPU at a time.
+ */
 static mmu_update_t mm_batch[PT_ENTRIES];
+_Static_assert(SMPALT_TEXT_MAX / PAGE_SIZE <= PT_ENTRIES,
+	       "the alias window is one L1 table");
+
+/* A free, mapped frame for a new page table, zeroed (still writable). */
+static uint64_t *mm_take_table_frame(unsigned long *next_table)
+{
+	uint64_t *table = hyp_pfn_to_virt(*next_table);
+
+	if (!(mm_lookup_pte(table) & PTE_PRESENT)) {
+		pr_err("mm: no mapped frame left for an L1 table at pfn %lu\n",
+		       *next_table);
+		return NULL;
+	}
+	(*next_table)++;
+	memset(table, 0, PAGE_SIZE);
+	return table;
+}
+
+/*
+ * Make a filled table frame read-only, then point *entry at it: Xen
+ * validates the table when it is hooked in, and refuses it while any
+ * writable mapping of it exists.
+ */
+static int mm_hook_table(uint64_t *entry, uint64_t *table)
+{
+	int rc = mm_update_va(table, (mm_machine_addr(table) & PTE_ADDR_MASK) |
+					     PTE_KERNEL_RO);
+
+	if (rc)
+		return rc;
+	mm_batch[0].ptr = mm_machine_addr(entry) | MMU_NORMAL_PT_UPDATE;
+	mm_batch[0].val = (mm_machine_addr(table) & PTE_ADDR_MASK) | PTE_TABLE;
+	return mm_flush_updates(mm_batch, 1, "hook table");
+}
 
 /*
  * Map every frame of [first, end) in the 2 MiB chunk starting at
@@ -129,7 +171,6 @@ static int mm_map_chunk(uint64_t *l2, unsigned long chunk_pfn,
 	uint64_t *l2e = &l2[PT_INDEX(chunk_va, L2_SHIFT)];
 	unsigned long pfn, n = 0;
 	uint64_t *l1;
-	int rc;
 
 	if (*l2e & PTE_PRESENT) {
 		/* Existing table: add the entries it lacks. */
@@ -149,25 +190,14 @@ static int mm_map_chunk(uint64_t *l2, unsigned long chunk_pfn,
 		return mm_flush_updates(mm_batch, n, "fill L1");
 	}
 
-	l1 = hyp_pfn_to_virt(*next_table);
-	if (!(mm_lookup_pte(l1) & PTE_PRESENT)) {
-		pr_err("mm: no mapped frame left for an L1 table at pfn %lu\n",
-		       *next_table);
+	l1 = mm_take_table_frame(next_table);
+	if (!l1)
 		return -ENOMEM;
-	}
-	(*next_table)++;
-	memset(l1, 0, PAGE_SIZE);
 	for (pfn = chunk_pfn; pfn < end; pfn++)
 		l1[pfn - chunk_pfn] =
 			((uint64_t)hyp_pfn_to_mfn(pfn) << PAGE_SHIFT) |
 			PTE_KERNEL_RW;
-	rc = mm_update_va(l1, (mm_machine_addr(l1) & PTE_ADDR_MASK) |
-				      PTE_KERNEL_RO);
-	if (rc)
-		return rc;
-	mm_batch[0].ptr = mm_machine_addr(l2e) | MMU_NORMAL_PT_UPDATE;
-	mm_batch[0].val = (mm_machine_addr(l1) & PTE_ADDR_MASK) | PTE_TABLE;
-	return mm_flush_updates(mm_batch, 1, "hook L1");
+	return mm_hook_table(l2e, l1);
 }
 
 /* Map all frames up to nr_pages; returns the number of frames mapped. */
@@ -224,6 +254,21 @@ static int mm_protect_text(void)
 	}
 }
 
+/* An empty L1 table for the alias window, in the last L2 slot. */
+static int mm_alias_init(unsigned long *next_table)
+{
+	uint64_t *l2 = mm_walk((void *)MM_ALIAS_BASE, 2);
+	uint64_t *l1;
+
+	if (!l2 || (l2[MM_ALIAS_L2_SLOT] & PTE_PRESENT))
+		return -EEXIST;
+	l1 = mm_take_table_frame(next_table);
+	if (!l1)
+		return -ENOMEM;
+	mm_alias_l1 = l1;
+	return mm_hook_table(&l2[MM_ALIAS_L2_SLOT], l1);
+}
+
 int mm_init(void)
 {
 	const start_info_t *si = hyp_start_info;
@@ -242,6 +287,11 @@ int mm_init(void)
 	if (mapped < nr_pages)
 		pr_warn("mm: mapped %lu of %lu pages\n", mapped, nr_pages);
 
+	rc = mm_alias_init(&next_free);
+	if (rc) {
+		pr_err("mm: no text alias window: %d\n", rc);
+		return rc;
+	}
 	rc = mm_protect_text();
 	if (rc) {
 		pr_err("mm: cannot make the text read-only: %d\n", rc);
@@ -260,59 +310,84 @@ int mm_init(void)
 	return 0;
 }
 
+static size_t mm_text_pages(void)
+{
+	return (size_t)(__text_end - __text_start) / PAGE_SIZE;
+}
+
+/* Point every alias entry at its text page (open) or at nothing. */
+static int mm_alias_set(bool open)
+{
+	size_t i, n = mm_text_pages();
+
+	for (i = 0; i < n; i++) {
+		mm_batch[i].ptr = mm_machine_addr(&mm_alias_l1[i]) |
+				  MMU_NORMAL_PT_UPDATE;
+		mm_batch[i].val =
+			open ? (mm_machine_addr(__text_start + i * PAGE_SIZE) &
+				PTE_ADDR_MASK) |
+				       PTE_KERNEL_RW
+			     : 0;
+	}
+	return mm_flush_updates(mm_batch, (unsigned int)n,
+				open ? "open text alias" : "close text alias");
+}
+
+int mm_text_open(void)
+{
+	int rc;
+
+	if (mm_alias_open)
+		return 0;
+	rc = mm_alias_set(true);
+	if (rc)
+		return rc;
+	mm_alias_open = true;
+	return 0;
+}
+
+void mm_text_close(void)
+{
+	struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_LOCAL };
+
+	if (!mm_alias_open)
+		return;
+	mm_alias_set(false);
+	/*
+	 * mmu_update does not flush: drop the alias from this vCPU's TLB.
+	 * No other vCPU ever touched the window, so a local flush is all.
+	 */
+	hyp_mmuext_op(&flush, 1, NULL, DOMID_SELF);
+	mm_alias_open = false;
+}
+
 int mm_text_write(void *dst, const void *src, size_t len)
 {
-	uintptr_t start = (uintptr_t)dst, page0 = ALIGN_DOWN(start, PAGE_SIZE);
-	unsigned int i, pages;
+	uintptr_t start = (uintptr_t)dst;
+	bool was_open = mm_alias_open;
 	volatile uint8_t *alias;
 	const uint8_t *from = src;
-	int rc = 0;
 	size_t k;
+	int rc;
 
 	if (!len)
 		return 0;
-	if (len > PAGE_SIZE || start < (uintptr_t)__text_start ||
+	if (start < (uintptr_t)__text_start ||
 	    start + len > (uintptr_t)__text_end || start + len < start) {
 		pr_err("mm: refusing text write of %zu bytes at %p\n", len,
 		       dst);
 		return -EFAULT;
 	}
-	pages = (ALIGN_DOWN(start + len - 1, PAGE_SIZE) - page0) / PAGE_SIZE +
-		1;
-
-	/*
-	 * The alias window is global: callers guarantee that one vCPU
-	 * patches at a time (the engine switches with only one vCPU up).
-	 */
-	for (i = 0; i < pages; i++) {
-		void *text_page = (void *)(page0 + i * PAGE_SIZE);
-		uint64_t pte = (mm_machine_addr(text_page) & PTE_ADDR_MASK) |
-			       PTE_KERNEL_RW;
-
-		rc = mm_update_va(mm_text_alias[i], pte);
-		if (rc) {
-			pages = i;
-			goto restore;
-		}
-	}
-	alias = (volatile uint8_t *)mm_text_alias[0] + (start - page0);
+	rc = mm_text_open();
+	if (rc)
+		return rc;
+	alias = (volatile uint8_t *)(MM_ALIAS_BASE +
+				     (start - (uintptr_t)__text_start));
 	for (k = 0; k < len; k++)
 		alias[k] = from[k];
-
-restore:
-	for (i = 0; i < pages; i++) {
-		uint64_t pte = (mm_machine_addr(mm_text_alias[i]) &
-				PTE_ADDR_MASK) |
-			       PTE_KERNEL_RW;
-
-		/*
-		 * mm_machine_addr() translates through the P2M, which still
-		 * names the window's own frame: back to the original mapping.
-		 */
-		if (mm_update_va(mm_text_alias[i], pte) && !rc)
-			rc = -EFAULT;
-	}
-	return rc;
+	if (!was_open)
+		mm_text_close();
+	return 0;
 }
 
 void mm_text_sync(void)

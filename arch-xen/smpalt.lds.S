@@ -122,6 +122,8 @@ ASSERT(__text_start == SMPALT_VIRT_BASE, "text must start the image")
 ASSERT(hypercall_page == __text_start + PAGE_SIZE,
        "hypercall page: the second text page, page aligned")
 ASSERT(__text_end % PAGE_SIZE == 0, "text must end on a page boundary")
+ASSERT(__text_end - __text_start <= SMPALT_TEXT_MAX,
+       "text must fit the 2 MiB patching alias window")
 ASSERT(__xen_notes_end > __xen_notes_start, "Xen ELF notes missing")
 ASSERT((__smp_locks_end - __smp_locks_start) % 4 == 0,
        ".smp_locks: 4-byte records")

@@ -5,8 +5,10 @@
 #include "vcpu.h"
 #include "hypercall.h"
 #include "atomic.h"
+#include "errno.h"
 
 struct vcpu_local vcpu_locals[VCPU_MAX];
+unsigned int vcpu_max = 1;
 
 /* Xen's version hypercall, used only to force pending events in. */
 #define VCPU_FORCE_UPCALL_CMD XENVER_version
@@ -21,6 +23,20 @@ int vcpu_boot_init(void)
 	v->stack_hi = (uintptr_t)vcpu0_stack + VCPU_STACK_SIZE;
 	/* From here on vcpu_self() works on this vCPU. */
 	return (int)hyp_set_segment_base(SEGBASE_GS_KERNEL, (unsigned long)v);
+}
+
+unsigned int vcpu_probe_max(void)
+{
+	unsigned int id;
+
+	for (id = 1; id < VCPU_MAX; id++) {
+		long rc = hyp_vcpu_op(VCPUOP_is_up, id, NULL);
+
+		if (rc == -ENOENT)
+			break;
+	}
+	vcpu_max = id;
+	return id;
 }
 
 unsigned long vcpu_events_mask(void)

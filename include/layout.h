@@ -19,6 +19,12 @@
  */
 #define SMPALT_IMAGE_MAX (3 << 20)
 
+/*
+ * Text is aliased writable, whole, in one 2 MiB window while the patcher
+ * runs (mm.c): it must fit in it.
+ */
+#define SMPALT_TEXT_MAX (2 << 20)
+
 /* Per-vCPU stacks (the boot stack of vCPU 0 included). */
 #define VCPU_STACK_SIZE (4 * PAGE_SIZE)
 

@@ -48,12 +48,20 @@ int mm_init(void);
 uint64_t mm_lookup_pte(const void *va);
 
 /*
- * Write len bytes at dst inside the kernel text through a temporary
- * writable alias of the text page(s); refuses anything outside
- * [__text_start, __text_end) with -EFAULT.  A write may cross one page
- * boundary (len <= PAGE_SIZE).  The caller serializes (mm_text_sync())
+ * The text, read-only, is written only through a writable alias of all of
+ * it in a 2 MiB window of its own (one L1 table, above mapped memory).
+ * mm_text_open() maps the window (one batched mmu_update), mm_text_close()
+ * unmaps it and flushes this vCPU's TLB.  Only one vCPU may patch at a
+ * time, and only that vCPU ever touches the window.
+ */
+int mm_text_open(void);
+void mm_text_close(void);
+
+/*
+ * Write len bytes at dst inside [__text_start, __text_end) through the
+ * alias (opened and closed around this write if it is not open); anything
+ * outside is refused with -EFAULT.  The caller serializes (mm_text_sync())
  * before executing the new bytes.
- * Only one vCPU may patch at a time: the alias window is global.
  */
 int mm_text_write(void *dst, const void *src, size_t len);
 

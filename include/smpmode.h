@@ -26,6 +26,12 @@ int smpmode_init(void);
  */
 int smpmode_switch(enum alt_mode to, struct smpmode_result *res);
 
+/*
+ * maxvcpus == 1: switch to UP and drop the SMP tables (later switches
+ * fail with -ESTALE).
+ */
+int smpmode_up_for_good(void);
+
 /* Patch a canary both ways and run it in each form; 0 if all good. */
 int smpmode_selftest(void);
 

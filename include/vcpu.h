@@ -82,6 +82,13 @@ bool vcpu_events_masked(void);
  */
 void vcpu_block(void);
 
+/*
+ * maxvcpus of this domain: VCPUOP_is_up answers -ENOENT for ids at or
+ * beyond it.  Probed once at boot (vcpu_probe_max()).
+ */
+extern unsigned int vcpu_max;
+unsigned int vcpu_probe_max(void);
+
 /* vCPU 0 at boot: its struct vcpu_local and GS base. */
 int vcpu_boot_init(void);
 

@@ -71,24 +71,26 @@ static void print_banner(void)
 
 /* Switch the text to UP and prove the patcher works, before anyone relies
  * on either form. */
-static size_t boot_switch_to_up(void)
+static void boot_switch_to_up(struct smpmode_result *res)
 {
-	struct smpmode_result res;
-
+	res->sites = 0;
+	res->ns = 0;
 	if (smpmode_init())
-		return 0;
+		return;
 	/*
 	 * Only vCPU 0 runs: secondaries are brought up later, and only
 	 * after a switch back to SMP (issue 5).
 	 */
-	if (smpmode_switch(ALT_MODE_UP, &res))
-		return 0;
-	printk("alt: switched to UP: %zu sites in %llu ns\n", res.sites,
-	       (unsigned long long)res.ns);
+	if (smpmode_switch(ALT_MODE_UP, res))
+		return;
+	printk("alt: switched to UP: %zu sites in %llu ns\n", res->sites,
+	       (unsigned long long)res->ns);
 	if (smpmode_selftest())
 		panic("alternatives self-test failed");
+	/* A second vCPU can never come: the SMP form is dead weight. */
+	if (vcpu_max == 1)
+		smpmode_up_for_good();
 	smpmode_boot_done();
-	return res.sites;
 }
 
 static int xenstore_init(void)
@@ -110,11 +112,13 @@ static int xenstore_init(void)
 	return 0;
 }
 
-static void publish_boot_state(size_t sites)
+static void publish_boot_state(const struct smpmode_result *boot)
 {
 	status_publish("mode", "%s", smpmode_name(smpmode_current()));
 	status_publish("online", "%u", 1u);
-	status_publish("sites", "%zu", sites);
+	status_publish("sites", "%zu", boot->sites);
+	status_publish("last-switch-ns", "%llu",
+		       (unsigned long long)boot->ns);
 	status_publish("switches", "%llu",
 		       (unsigned long long)smpmode_switches());
 }
@@ -156,7 +160,7 @@ static void __noreturn control_loop(evtchn_port_t store_port)
  */
 void __noreturn start_kernel(start_info_t *si)
 {
-	size_t sites;
+	struct smpmode_result boot;
 
 	hyp_start_info = si;
 	if (strncmp(si->magic, XEN_MAGIC_PREFIX, strlen(XEN_MAGIC_PREFIX)))
@@ -185,11 +189,12 @@ void __noreturn start_kernel(start_info_t *si)
 		panic("no timer");
 	vcpu_events_unmask();
 	/* 7. Our own text to UP form (one vCPU), with the self-test. */
-	sites = boot_switch_to_up();
+	printk("vcpu: maxvcpus %u\n", vcpu_probe_max());
+	boot_switch_to_up(&boot);
 	/* 8. Xenstore, then state and watches. */
 	if (xenstore_init())
 		panic("xenstore unavailable");
-	publish_boot_state(sites);
+	publish_boot_state(&boot);
 	if (shutdown_init())
 		pr_err("smpalt: no control/shutdown watch\n");
 	if (status_init())

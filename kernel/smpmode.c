@@ -194,7 +194,15 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 	 */
 	was = vcpu_events_mask();
 	t0 = time_now_ns();
-	rc = alt_switch(&smpmode_engine, to, &rep);
+	/* One mapping of the whole text for all the writes of the switch. */
+	rc = mm_text_open();
+	if (!rc) {
+		rc = alt_switch(&smpmode_engine, to, &rep);
+		mm_text_close();
+	} else {
+		rep = (struct alt_report){ .error = rc,
+					   .reason = "no text alias" };
+	}
 	t1 = time_now_ns();
 	vcpu_events_restore(was);
 
@@ -208,6 +216,36 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 		res->sites = smpmode_engine.stats.last_sites;
 		res->ns = t1 - t0;
 	}
+	return 0;
+}
+
+int smpmode_up_for_good(void)
+{
+	struct alt_report rep;
+	size_t freeable;
+	unsigned long was;
+	int rc;
+
+	if (!smpmode_ready)
+		return -ENODEV;
+	/* Only vCPU 0 exists at all (maxvcpus == 1); events masked. */
+	was = vcpu_events_mask();
+	rc = mm_text_open();
+	if (!rc) {
+		rc = alt_apply_up_once(&smpmode_engine, &freeable, &rep);
+		mm_text_close();
+	} else {
+		rep = (struct alt_report){ .error = rc,
+					   .reason = "no text alias" };
+	}
+	vcpu_events_restore(was);
+	if (rc) {
+		smpmode_log_failure("UP for good", &rep);
+		return rc;
+	}
+	pr_info("alt: maxvcpus is 1: UP for good, %zu bytes of SMP tables "
+		"no longer needed\n",
+		freeable);
 	return 0;
 }
 
