@@ -28,14 +28,15 @@
  */
 #define MM_ALIAS_L2_SLOT (PT_ENTRIES - 1)
 #define MM_MAX_PAGES ((unsigned long)MM_ALIAS_L2_SLOT * PT_ENTRIES)
-#define MM_ALIAS_BASE (SMPALT_VIRT_BASE + ((uintptr_t)MM_ALIAS_L2_SLOT << L2_SHIFT))
+#define MM_ALIAS_BASE \
+	(SMPALT_VIRT_BASE + ((uintptr_t)MM_ALIAS_L2_SLOT << L2_SHIFT))
 
 /* Invalidate one TLB entry on this vCPU only. */
 #define MM_FLUSH_LOCAL (UVMF_INVLPG | UVMF_LOCAL)
 
 /* The page shared_info gets mapped onto (its own frame is then unused). */
-static char mm_shared_info_page[PAGE_SIZE]
-	__aligned(PAGE_SIZE) __section(".bss.page_aligned");
+static char mm_shared_info_page[PAGE_SIZE] __aligned(PAGE_SIZE)
+	__section(".bss.page_aligned");
 
 /* The L1 table of the text alias window; its entries are 0 when closed. */
 static uint64_t *mm_alias_l1;
@@ -55,8 +56,7 @@ static uint64_t mm_machine_addr(const void *va)
 /* The table at `level` (1..3) under which va lives, or NULL. */
 static uint64_t *mm_walk(const void *va, int level)
 {
-	static const int shifts[] = { 0, L1_SHIFT, L2_SHIFT, L3_SHIFT,
-				      L4_SHIFT };
+	static const int shifts[] = {0, L1_SHIFT, L2_SHIFT, L3_SHIFT, L4_SHIFT};
 	uint64_t *table = (uint64_t *)hyp_start_info->pt_base;
 	int l;
 
@@ -79,8 +79,7 @@ uint64_t mm_lookup_pte(const void *va)
 
 static int mm_update_va(const void *va, uint64_t pte)
 {
-	long rc = hyp_update_va_mapping((unsigned long)va, pte,
-					MM_FLUSH_LOCAL);
+	long rc = hyp_update_va_mapping((unsigned long)va, pte, MM_FLUSH_LOCAL);
 
 	if (rc)
 		pr_err("mm: update_va_mapping %p -> %#llx failed: %ld\n", va,
@@ -103,8 +102,7 @@ int mm_map_shared_info(void)
 }
 
 /* Apply a batch of mmu_update requests. */
-static int mm_flush_updates(mmu_update_t *req, unsigned int n,
-			    const char *what)
+static int mm_flush_updates(mmu_update_t *req, unsigned int n, const char *what)
 {
 	unsigned int done = 0;
 	long rc;
@@ -113,8 +111,8 @@ static int mm_flush_updates(mmu_update_t *req, unsigned int n,
 		return 0;
 	rc = hyp_mmu_update(req, n, &done, DOMID_SELF);
 	if (rc)
-		pr_err("mm: mmu_update (%s) failed after %u of %u: %ld\n",
-		       what, done, n, rc);
+		pr_err("mm: mmu_update (%s) failed after %u of %u: %ld\n", what,
+		       done, n, rc);
 	return (int)rc;
 }
 
@@ -180,8 +178,8 @@ static int mm_map_chunk(uint64_t *l2, unsigned long chunk_pfn,
 
 			if (*e & PTE_PRESENT)
 				continue;
-			mm_batch[n].ptr = mm_machine_addr(e) |
-					  MMU_NORMAL_PT_UPDATE;
+			mm_batch[n].ptr =
+				mm_machine_addr(e) | MMU_NORMAL_PT_UPDATE;
 			mm_batch[n].val =
 				((uint64_t)hyp_pfn_to_mfn(pfn) << PAGE_SHIFT) |
 				PTE_KERNEL_RW;
@@ -248,7 +246,7 @@ static int mm_protect_text(void)
 	 * survive.  Only this vCPU runs now, so a local flush is enough.
 	 */
 	{
-		struct mmuext_op op = { .cmd = MMUEXT_TLB_FLUSH_LOCAL };
+		struct mmuext_op op = {.cmd = MMUEXT_TLB_FLUSH_LOCAL};
 
 		return (int)hyp_mmuext_op(&op, 1, NULL, DOMID_SELF);
 	}
@@ -321,12 +319,12 @@ static int mm_alias_set(bool open)
 	size_t i, n = mm_text_pages();
 
 	for (i = 0; i < n; i++) {
-		mm_batch[i].ptr = mm_machine_addr(&mm_alias_l1[i]) |
-				  MMU_NORMAL_PT_UPDATE;
+		mm_batch[i].ptr =
+			mm_machine_addr(&mm_alias_l1[i]) | MMU_NORMAL_PT_UPDATE;
 		mm_batch[i].val =
 			open ? (mm_machine_addr(__text_start + i * PAGE_SIZE) &
 				PTE_ADDR_MASK) |
-				       PTE_KERNEL_RW
+					PTE_KERNEL_RW
 			     : 0;
 	}
 	return mm_flush_updates(mm_batch, (unsigned int)n,
@@ -348,7 +346,7 @@ int mm_text_open(void)
 
 void mm_text_close(void)
 {
-	struct mmuext_op flush = { .cmd = MMUEXT_TLB_FLUSH_LOCAL };
+	struct mmuext_op flush = {.cmd = MMUEXT_TLB_FLUSH_LOCAL};
 
 	if (!mm_alias_open)
 		return;

@@ -58,8 +58,8 @@ uint64_t time_now_ns(void)
 int time_set_timer(uint64_t deadline_ns)
 {
 	/* flags 0: a deadline already past fires at once (no -ETIME). */
-	struct vcpu_set_singleshot_timer t = { .timeout_abs_ns = deadline_ns,
-					       .flags = 0 };
+	struct vcpu_set_singleshot_timer t = {.timeout_abs_ns = deadline_ns,
+					      .flags = 0};
 	long rc = hyp_vcpu_op(VCPUOP_set_singleshot_timer, vcpu_id(), &t);
 
 	if (rc)

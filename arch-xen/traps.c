@@ -53,26 +53,26 @@ struct trap_desc {
 
 /* NMI (2) comes through a callback, #DF (8) never reaches a PV guest. */
 static const struct trap_desc trap_descs[] = {
-	{ 0, TRAP_DPL_KERNEL, "#DE divide error", trap_divide_error },
-	{ 1, TRAP_DPL_KERNEL, "#DB debug", trap_debug },
+	{0, TRAP_DPL_KERNEL, "#DE divide error", trap_divide_error},
+	{1, TRAP_DPL_KERNEL, "#DB debug", trap_debug},
 	/* int3 and into come from our own ring-3 code: DPL 3. */
-	{ 3, TRAP_DPL_ANY, "#BP breakpoint", trap_int3 },
-	{ 4, TRAP_DPL_ANY, "#OF overflow", trap_overflow },
-	{ 5, TRAP_DPL_KERNEL, "#BR bound range", trap_bounds },
-	{ 6, TRAP_DPL_KERNEL, "#UD invalid opcode", trap_invalid_op },
-	{ 7, TRAP_DPL_KERNEL, "#NM device not available",
-	  trap_device_not_available },
-	{ 10, TRAP_DPL_KERNEL, "#TS invalid TSS", trap_invalid_tss },
-	{ 11, TRAP_DPL_KERNEL, "#NP segment not present",
-	  trap_segment_not_present },
-	{ 12, TRAP_DPL_KERNEL, "#SS stack segment", trap_stack_segment },
-	{ 13, TRAP_DPL_KERNEL, "#GP general protection",
-	  trap_general_protection },
-	{ 14, TRAP_DPL_KERNEL, "#PF page fault", trap_page_fault },
-	{ 16, TRAP_DPL_KERNEL, "#MF x87 error", trap_coprocessor_error },
-	{ 17, TRAP_DPL_KERNEL, "#AC alignment check", trap_alignment_check },
-	{ 18, TRAP_DPL_KERNEL, "#MC machine check", trap_machine_check },
-	{ 19, TRAP_DPL_KERNEL, "#XM SIMD error", trap_simd_error },
+	{3, TRAP_DPL_ANY, "#BP breakpoint", trap_int3},
+	{4, TRAP_DPL_ANY, "#OF overflow", trap_overflow},
+	{5, TRAP_DPL_KERNEL, "#BR bound range", trap_bounds},
+	{6, TRAP_DPL_KERNEL, "#UD invalid opcode", trap_invalid_op},
+	{7, TRAP_DPL_KERNEL, "#NM device not available",
+	 trap_device_not_available},
+	{10, TRAP_DPL_KERNEL, "#TS invalid TSS", trap_invalid_tss},
+	{11, TRAP_DPL_KERNEL, "#NP segment not present",
+	 trap_segment_not_present},
+	{12, TRAP_DPL_KERNEL, "#SS stack segment", trap_stack_segment},
+	{13, TRAP_DPL_KERNEL, "#GP general protection",
+	 trap_general_protection},
+	{14, TRAP_DPL_KERNEL, "#PF page fault", trap_page_fault},
+	{16, TRAP_DPL_KERNEL, "#MF x87 error", trap_coprocessor_error},
+	{17, TRAP_DPL_KERNEL, "#AC alignment check", trap_alignment_check},
+	{18, TRAP_DPL_KERNEL, "#MC machine check", trap_machine_check},
+	{19, TRAP_DPL_KERNEL, "#XM SIMD error", trap_simd_error},
 };
 
 /* One table serves every vCPU (Xen copies it); zero entry terminates. */
@@ -153,7 +153,8 @@ void trap_handle(struct trap_regs *r)
 		unsigned long cr2 = vcpu_info_self()->arch.cr2;
 
 		printk(KERN_EMERG "CR2: %016lx (%s, %s, %s)\n", cr2,
-		       r->error_code & PF_PRESENT ? "protection" : "not present",
+		       r->error_code & PF_PRESENT ? "protection"
+						  : "not present",
 		       r->error_code & PF_WRITE ? "write" : "read",
 		       r->error_code & PF_INSN ? "fetch" : "data");
 	}

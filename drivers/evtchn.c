@@ -73,7 +73,7 @@ int evtchn_init_vcpu(void)
 
 int evtchn_bind_virq(uint32_t virq, unsigned int vcpu, evtchn_port_t *port)
 {
-	struct evtchn_bind_virq bind = { .virq = virq, .vcpu = vcpu };
+	struct evtchn_bind_virq bind = {.virq = virq, .vcpu = vcpu};
 	long rc = hyp_event_channel_op(EVTCHNOP_bind_virq, &bind);
 
 	if (rc) {
@@ -132,7 +132,7 @@ void evtchn_mask(evtchn_port_t port)
 
 void evtchn_unmask(evtchn_port_t port)
 {
-	struct evtchn_unmask op = { .port = port };
+	struct evtchn_unmask op = {.port = port};
 
 	/*
 	 * The hypercall clears the mask bit and, if the port is pending,
@@ -226,8 +226,8 @@ void evtchn_do_upcall(struct trap_regs *regs)
 		 * the selector is read, so an event marked after the read
 		 * sets upcall_pending again and we go round once more.
 		 */
-		sel = xen_xchg((volatile unsigned long *)&vi->evtchn_pending_sel,
-			       0);
+		sel = xen_xchg(
+			(volatile unsigned long *)&vi->evtchn_pending_sel, 0);
 		while (sel) {
 			unsigned int word = (unsigned int)__builtin_ctzl(sel);
 

@@ -23,9 +23,9 @@ static const struct {
 	const char *request;
 	unsigned int reason;
 } shutdown_requests[] = {
-	{ "poweroff", SHUTDOWN_poweroff },
-	{ "halt", SHUTDOWN_poweroff },
-	{ "reboot", SHUTDOWN_reboot },
+	{"poweroff", SHUTDOWN_poweroff},
+	{"halt", SHUTDOWN_poweroff},
+	{"reboot", SHUTDOWN_reboot},
 };
 
 void __noreturn shutdown_domain(unsigned int reason, const char *why)

@@ -18,12 +18,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define XEN_LOCK_PREFIX                                                    \
-	".pushsection .xen_locks,\"a\"\n\t"                                  \
-	".balign 4\n\t"                                                       \
-	".long 681f - .\n\t"                                                  \
-	".popsection\n\t"                                                     \
-	"681:\n\t"                                                            \
+#define XEN_LOCK_PREFIX                     \
+	".pushsection .xen_locks,\"a\"\n\t" \
+	".balign 4\n\t"                     \
+	".long 681f - .\n\t"                \
+	".popsection\n\t"                   \
+	"681:\n\t"                          \
 	"lock; "
 
 /* Compiler-only barrier (same as atomic.h's barrier()). */
@@ -59,8 +59,7 @@ static inline void xen_set_bit(unsigned int nr, volatile unsigned long *addr)
 			     : "memory");
 }
 
-static inline void xen_clear_bit(unsigned int nr,
-				 volatile unsigned long *addr)
+static inline void xen_clear_bit(unsigned int nr, volatile unsigned long *addr)
 {
 	__asm__ __volatile__(XEN_LOCK_PREFIX "btrq %1,%0"
 			     : "+m"(addr[nr / 64])
@@ -79,8 +78,7 @@ static inline bool xen_test_bit(unsigned int nr,
  * whatever its prefix: exactly what is wanted here, and invisible to the
  * alternatives engine.
  */
-static inline unsigned long xen_xchg(volatile unsigned long *p,
-				     unsigned long v)
+static inline unsigned long xen_xchg(volatile unsigned long *p, unsigned long v)
 {
 	__asm__ __volatile__("xchgq %0,%1" : "+r"(v), "+m"(*p) : : "memory");
 	return v;

@@ -28,50 +28,50 @@ extern char hypercall_page[PAGE_SIZE];
 #define HYP_CALL_ASM "call hypercall_page+%c[hyp_off]"
 #define HYP_OFF(nr) [hyp_off] "i"((nr)*HYPERCALL_STUB_SIZE)
 
-#define hyp_call1(nr, a1)                                                  \
-	({                                                                     \
-		long __res, __d1;                                              \
-		__asm__ __volatile__(HYP_CALL_ASM                              \
-				     : "=a"(__res), "=D"(__d1)                 \
-				     : HYP_OFF(nr), "1"((long)(a1))            \
-				     : "rcx", "r11", "memory");                \
-		__res;                                                         \
+#define hyp_call1(nr, a1)                                           \
+	({                                                          \
+		long __res, __d1;                                   \
+		__asm__ __volatile__(HYP_CALL_ASM                   \
+				     : "=a"(__res), "=D"(__d1)      \
+				     : HYP_OFF(nr), "1"((long)(a1)) \
+				     : "rcx", "r11", "memory");     \
+		__res;                                              \
 	})
 
 #define hyp_call2(nr, a1, a2)                                              \
-	({                                                                     \
-		long __res, __d1, __d2;                                        \
-		__asm__ __volatile__(HYP_CALL_ASM                              \
-				     : "=a"(__res), "=D"(__d1), "=S"(__d2)     \
-				     : HYP_OFF(nr), "1"((long)(a1)),           \
-				       "2"((long)(a2))                         \
-				     : "rcx", "r11", "memory");                \
-		__res;                                                         \
+	({                                                                 \
+		long __res, __d1, __d2;                                    \
+		__asm__ __volatile__(HYP_CALL_ASM                          \
+				     : "=a"(__res), "=D"(__d1), "=S"(__d2) \
+				     : HYP_OFF(nr), "1"((long)(a1)),       \
+				       "2"((long)(a2))                     \
+				     : "rcx", "r11", "memory");            \
+		__res;                                                     \
 	})
 
-#define hyp_call3(nr, a1, a2, a3)                                          \
-	({                                                                     \
-		long __res, __d1, __d2, __d3;                                  \
-		__asm__ __volatile__(HYP_CALL_ASM                              \
-				     : "=a"(__res), "=D"(__d1), "=S"(__d2),    \
-				       "=d"(__d3)                              \
-				     : HYP_OFF(nr), "1"((long)(a1)),           \
-				       "2"((long)(a2)), "3"((long)(a3))        \
-				     : "rcx", "r11", "memory");                \
-		__res;                                                         \
+#define hyp_call3(nr, a1, a2, a3)                                           \
+	({                                                                  \
+		long __res, __d1, __d2, __d3;                               \
+		__asm__ __volatile__(HYP_CALL_ASM                           \
+				     : "=a"(__res), "=D"(__d1), "=S"(__d2), \
+				       "=d"(__d3)                           \
+				     : HYP_OFF(nr), "1"((long)(a1)),        \
+				       "2"((long)(a2)), "3"((long)(a3))     \
+				     : "rcx", "r11", "memory");             \
+		__res;                                                      \
 	})
 
-#define hyp_call4(nr, a1, a2, a3, a4)                                      \
-	({                                                                     \
-		long __res, __d1, __d2, __d3;                                  \
-		register long __a4 __asm__("r10") = (long)(a4);                \
-		__asm__ __volatile__(HYP_CALL_ASM                              \
-				     : "=a"(__res), "=D"(__d1), "=S"(__d2),    \
-				       "=d"(__d3), "+r"(__a4)                  \
-				     : HYP_OFF(nr), "1"((long)(a1)),           \
-				       "2"((long)(a2)), "3"((long)(a3))        \
-				     : "rcx", "r11", "memory");                \
-		__res;                                                         \
+#define hyp_call4(nr, a1, a2, a3, a4)                                       \
+	({                                                                  \
+		long __res, __d1, __d2, __d3;                               \
+		register long __a4 __asm__("r10") = (long)(a4);             \
+		__asm__ __volatile__(HYP_CALL_ASM                           \
+				     : "=a"(__res), "=D"(__d1), "=S"(__d2), \
+				       "=d"(__d3), "+r"(__a4)               \
+				     : HYP_OFF(nr), "1"((long)(a1)),        \
+				       "2"((long)(a2)), "3"((long)(a3))     \
+				     : "rcx", "r11", "memory");             \
+		__res;                                                      \
 	})
 
 static inline long hyp_set_trap_table(const struct trap_info *table)
@@ -112,8 +112,7 @@ static inline long hyp_vcpu_op(int cmd, unsigned int vcpu, void *arg)
 	return hyp_call3(__HYPERVISOR_vcpu_op, cmd, vcpu, arg);
 }
 
-static inline long hyp_set_segment_base(unsigned int which,
-					unsigned long base)
+static inline long hyp_set_segment_base(unsigned int which, unsigned long base)
 {
 	return hyp_call2(__HYPERVISOR_set_segment_base, which, base);
 }
@@ -155,8 +154,7 @@ static inline long hyp_sched_block(void)
 static inline long hyp_sched_poll(evtchn_port_t *ports, unsigned int nr,
 				  uint64_t timeout_abs_ns)
 {
-	struct sched_poll poll = { .nr_ports = nr,
-				   .timeout = timeout_abs_ns };
+	struct sched_poll poll = {.nr_ports = nr, .timeout = timeout_abs_ns};
 
 	set_xen_guest_handle(poll.ports, ports);
 	return hyp_sched_op(SCHEDOP_poll, &poll);
@@ -164,14 +162,14 @@ static inline long hyp_sched_poll(evtchn_port_t *ports, unsigned int nr,
 
 static inline long hyp_sched_shutdown(unsigned int reason)
 {
-	struct sched_shutdown sd = { .reason = reason };
+	struct sched_shutdown sd = {.reason = reason};
 
 	return hyp_sched_op(SCHEDOP_shutdown, &sd);
 }
 
 static inline long hyp_evtchn_send(evtchn_port_t port)
 {
-	struct evtchn_send send = { .port = port };
+	struct evtchn_send send = {.port = port};
 
 	return hyp_event_channel_op(EVTCHNOP_send, &send);
 }

@@ -15,7 +15,7 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
-#define container_of(ptr, type, member)                                    \
+#define container_of(ptr, type, member) \
 	((type *)((char *)(ptr)-offsetof(type, member)))
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -34,11 +34,11 @@
 /* Defined in kernel/main.c: stop the guest, reason SHUTDOWN_crash. */
 void __noreturn panic(const char *fmt, ...) __printf(1, 2);
 
-#define BUG_ON(cond)                                                       \
-	do {                                                                   \
-		if (unlikely(cond))                                            \
-			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__,           \
-			      __LINE__);                                       \
+#define BUG_ON(cond)                                                  \
+	do {                                                          \
+		if (unlikely(cond))                                   \
+			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__, \
+			      __LINE__);                              \
 	} while (0)
 
 #endif /* SMPALT_KERNEL_H */

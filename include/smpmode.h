@@ -13,8 +13,8 @@
 #include "alt_core.h"
 
 struct smpmode_result {
-	size_t sites;     /* sites the switch rewrote */
-	uint64_t ns;      /* how long it took */
+	size_t sites; /* sites the switch rewrote */
+	uint64_t ns;  /* how long it took */
 };
 
 /* Check the tables, apply CPU-feature alternatives once. */

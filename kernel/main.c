@@ -117,8 +117,7 @@ static void publish_boot_state(const struct smpmode_result *boot)
 	status_publish("mode", "%s", smpmode_name(smpmode_current()));
 	status_publish("online", "%u", 1u);
 	status_publish("sites", "%zu", boot->sites);
-	status_publish("last-switch-ns", "%llu",
-		       (unsigned long long)boot->ns);
+	status_publish("last-switch-ns", "%llu", (unsigned long long)boot->ns);
 	status_publish("switches", "%llu",
 		       (unsigned long long)smpmode_switches());
 }

@@ -42,17 +42,24 @@ static bool smpmode_ready;
  */
 void smpmode_canary(atomic_t *counter);
 extern const uint8_t smpmode_canary_end[];
-__asm__(".pushsection .text\n\t"
-	".globl smpmode_canary\n\t"
-	".type smpmode_canary, @function\n"
-	"smpmode_canary:\n\t" LOCK_PREFIX "incl (%rdi)\n\t" alternative_smp(
-		"lock; addl $2,(%rdi)", "addl $2,(%rdi)") "ret\n\t"
-						       ".globl "
-						       "smpmode_canary_end\n"
-						       "smpmode_canary_end:\n\t"
-						       ".size smpmode_canary, "
-						       ". - smpmode_canary\n\t"
-						       ".popsection\n");
+
+/* One assembler line per source line. */
+/* clang-format off */
+#define SMPMODE_CANARY_ASM						\
+	".pushsection .text\n\t"					\
+	".globl smpmode_canary\n\t"					\
+	".type smpmode_canary, @function\n"				\
+	"smpmode_canary:\n\t"						\
+	LOCK_PREFIX "incl (%rdi)\n\t"					\
+	alternative_smp("lock; addl $2,(%rdi)", "addl $2,(%rdi)")	\
+	"ret\n\t"							\
+	".globl smpmode_canary_end\n"					\
+	"smpmode_canary_end:\n\t"					\
+	".size smpmode_canary, . - smpmode_canary\n\t"			\
+	".popsection\n"
+/* clang-format on */
+
+__asm__(SMPMODE_CANARY_ASM);
 
 static int smpmode_write(void *ctx, uintptr_t addr, const void *bytes,
 			 size_t len)
@@ -136,9 +143,9 @@ uint64_t smpmode_switches(void)
 int smpmode_init(void)
 {
 	static const struct alt_tables tables = ALT_TABLES_FROM_LINKER;
-	const struct alt_ops ops = { .write = smpmode_write,
-				     .serialize = smpmode_serialize,
-				     .ctx = NULL };
+	const struct alt_ops ops = {.write = smpmode_write,
+				    .serialize = smpmode_serialize,
+				    .ctx = NULL};
 	struct alt_report rep;
 	size_t need = alt_save_size(&tables);
 	int rc;
@@ -200,8 +207,8 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 		rc = alt_switch(&smpmode_engine, to, &rep);
 		mm_text_close();
 	} else {
-		rep = (struct alt_report){ .error = rc,
-					   .reason = "no text alias" };
+		rep = (struct alt_report){.error = rc,
+					  .reason = "no text alias"};
 	}
 	t1 = time_now_ns();
 	vcpu_events_restore(was);
@@ -235,8 +242,8 @@ int smpmode_up_for_good(void)
 		rc = alt_apply_up_once(&smpmode_engine, &freeable, &rep);
 		mm_text_close();
 	} else {
-		rep = (struct alt_report){ .error = rc,
-					   .reason = "no text alias" };
+		rep = (struct alt_report){.error = rc,
+					  .reason = "no text alias"};
 	}
 	vcpu_events_restore(was);
 	if (rc) {
@@ -272,8 +279,7 @@ int smpmode_selftest(void)
 	uint8_t smp_bytes[SMPMODE_CANARY_BYTES], up_bytes[SMPMODE_CANARY_BYTES];
 	static atomic_t counter = ATOMIC_INIT(0);
 	enum alt_mode start = smpmode_current();
-	enum alt_mode other =
-		start == ALT_MODE_UP ? ALT_MODE_SMP : ALT_MODE_UP;
+	enum alt_mode other = start == ALT_MODE_UP ? ALT_MODE_SMP : ALT_MODE_UP;
 	int rc;
 
 	/* Form 1: whatever the text holds now. */

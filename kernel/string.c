@@ -186,15 +186,23 @@ const char *errno_name(int err)
 		int err;
 		const char *name;
 	} names[] = {
-		{ EPERM, "EPERM" },     { ENOENT, "ENOENT" },
-		{ EIO, "EIO" },         { E2BIG, "E2BIG" },
-		{ EAGAIN, "EAGAIN" },   { ENOMEM, "ENOMEM" },
-		{ EACCES, "EACCES" },   { EFAULT, "EFAULT" },
-		{ EBUSY, "EBUSY" },     { EEXIST, "EEXIST" },
-		{ ENODEV, "ENODEV" },   { EINVAL, "EINVAL" },
-		{ ENOSPC, "ENOSPC" },   { EROFS, "EROFS" },
-		{ ERANGE, "ERANGE" },   { ENOSYS, "ENOSYS" },
-		{ ETIMEDOUT, "ETIMEDOUT" },
+		{EPERM, "EPERM"},
+		{ENOENT, "ENOENT"},
+		{EIO, "EIO"},
+		{E2BIG, "E2BIG"},
+		{EAGAIN, "EAGAIN"},
+		{ENOMEM, "ENOMEM"},
+		{EACCES, "EACCES"},
+		{EFAULT, "EFAULT"},
+		{EBUSY, "EBUSY"},
+		{EEXIST, "EEXIST"},
+		{ENODEV, "ENODEV"},
+		{EINVAL, "EINVAL"},
+		{ENOSPC, "ENOSPC"},
+		{EROFS, "EROFS"},
+		{ERANGE, "ERANGE"},
+		{ENOSYS, "ENOSYS"},
+		{ETIMEDOUT, "ETIMEDOUT"},
 	};
 	size_t i;
 

@@ -99,7 +99,7 @@ static void fmt_num(struct fmt_out *o, unsigned long long v, bool neg,
 
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct fmt_out o = { .buf = buf, .size = size, .len = 0 };
+	struct fmt_out o = {.buf = buf, .size = size, .len = 0};
 
 	for (; *fmt; fmt++) {
 		unsigned int flags = 0, base = 10;
@@ -146,7 +146,8 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				prec = va_arg(ap, int);
 				fmt++;
 			} else {
-				for (prec = 0; *fmt >= '0' && *fmt <= '9'; fmt++)
+				for (prec = 0; *fmt >= '0' && *fmt <= '9';
+				     fmt++)
 					prec = prec * 10 + (*fmt - '0');
 			}
 		}
@@ -174,8 +175,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			continue;
 		case 'p':
 			v = (uintptr_t)va_arg(ap, void *);
-			fmt_num(&o, v, false, 16, width, prec,
-				flags | FMT_ALT);
+			fmt_num(&o, v, false, 16, width, prec, flags | FMT_ALT);
 			continue;
 		case 'd':
 		case 'i':
