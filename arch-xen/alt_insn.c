@@ -20,6 +20,13 @@
 
 #define OP_ESCAPE 0x0f
 #define GRP3_BYTE 0xf6 /* group 3 on a byte operand */
+#define OP_XBEGIN 0xc7
+#define OP_GRP11_BYTE 0xc6
+#define OP_GRP1A 0x8f
+#define OP_GRP4 0xfe
+#define OP_GRP5 0xff
+#define GRP5_UNDEFINED 7
+#define MODRM_XBEGIN 0xf8
 #define OP_ESCAPE_38 0x38
 #define OP_ESCAPE_3A 0x3a
 
@@ -200,6 +207,26 @@ static bool is_legacy_prefix(uint8_t b)
 	}
 }
 
+/* Opcode groups whose ModRM reg field leaves some encodings undefined. */
+static bool alt_group_valid(uint8_t op, uint8_t modrm)
+{
+	uint8_t reg = MODRM_REG(modrm);
+
+	switch (op) {
+	case OP_GRP11_BYTE: /* mov r/m8,imm8; c6 f8 xabort */
+	case OP_XBEGIN:	    /* mov r/m,imm32; c7 f8 xbegin */
+		return reg == 0 || modrm == MODRM_XBEGIN;
+	case OP_GRP1A: /* pop r/m */
+		return reg == 0;
+	case OP_GRP4: /* inc/dec r/m8 */
+		return reg <= 1;
+	case OP_GRP5: /* inc dec call callf jmp jmpf push; /7 undefined */
+		return reg != GRP5_UNDEFINED;
+	default:
+		return true;
+	}
+}
+
 /* Bytes of ModRM + SIB + displacement at p; -ALT_EINVAL if past max. */
 static int modrm_len(const uint8_t *p, size_t max, bool *rip)
 {
@@ -289,6 +316,12 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 		/* test r/m,imm (/0, /1): imm8 for 0xf6, immz for 0xf7 */
 		if ((f & F_GRP3) && MODRM_REG(p[i]) <= 1)
 			f |= op == GRP3_BYTE ? F_IMM8 : F_IMMZ;
+		if (out->map == MAP_ONE && !alt_group_valid(op, p[i]))
+			return -ALT_EINVAL;
+		/* c7 f8: xbegin rel32, a relative branch to the abort path */
+		if (out->map == MAP_ONE && op == OP_XBEGIN &&
+		    p[i] == MODRM_XBEGIN)
+			f |= F_REL;
 		out->rip_relative = rip;
 		i += (size_t)n;
 	}
@@ -296,8 +329,9 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 		imm += 1;
 	if (f & F_IMM16)
 		imm += IMM16_LEN;
+	/* 64-bit mode: near call/jmp/jcc keep rel32 under 0x66 (Intel). */
 	if (f & F_IMMZ)
-		imm += opsize ? IMM16_LEN : IMM32_LEN;
+		imm += opsize && !(f & F_REL) ? IMM16_LEN : IMM32_LEN;
 	if (f & F_IMMV)
 		imm += rex_w ? IMM64_LEN : opsize ? IMM16_LEN : IMM32_LEN;
 	if (f & F_MOFFS)

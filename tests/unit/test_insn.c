@@ -57,6 +57,10 @@ static const struct insn_case insn_cases[] = {
 	{ "je rel8", { 0x74, 0x00 }, 2, false, true },
 	{ "je rel32", { 0x0f, 0x84, 0, 0, 0, 0 }, 6, false, true },
 	{ "loop rel8", { 0xe2, 0x00 }, 2, false, true },
+	{ "xbegin rel32", { 0xc7, 0xf8, 0, 0, 0, 0 }, 6, false, true },
+	{ "movl $imm32,%eax (c7 /0)", { 0xc7, 0xc0, 1, 2, 3, 4 }, 6, false,
+	  false },
+	{ "fwait (not a prefix)", { 0x9b, 0xdf, 0xe0 }, 1, false, false },
 	{ "call *%rax", { 0xff, 0xd0 }, 2, false, false },
 	{ "call *0x0(%rip)", { 0xff, 0x15, 0, 0, 0, 0 }, 6, true, false },
 };
