@@ -90,7 +90,8 @@ demo-host: $(ENG_DEMO)
 	@$(ENG_DEMO)
 
 # Site checker: the good program must pass, each broken one must fail.
-ENG_BROKEN   := unrecorded-lock record-not-lock lock-recorded-twice
+ENG_BROKEN   := unrecorded-lock record-not-lock lock-recorded-twice \
+	replacement-not-pic
 ENG_BROKEN_ELF := $(addprefix $(ENG_OUT)/sites/,$(addsuffix .elf,$(ENG_BROKEN)))
 CHECK_ELF    ?=
 

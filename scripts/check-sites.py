@@ -8,6 +8,8 @@ For every ELF given:
   * each .smp_altinstructions record (site, repl, site_len, repl_len: two
     32-bit self-relative offsets and two bytes) has its site in the text,
     starting on an instruction, and its replacement outside the text;
+  * every replacement is position-independent (no %rip operand, no
+    relative jump or call): the engine copies those bytes elsewhere;
   * every lock-prefixed instruction in the text is covered by exactly one
     record: a .smp_locks entry, an alternative_smp site, or a .xen_locks
     entry (the guest's "locked on purpose, never patched" table).
@@ -127,6 +129,26 @@ def disassemble(path, sections):
     return insns
 
 
+REL_BRANCH_RE = re.compile(
+    r"^(?:(?:bnd|notrack|data16|addr32|ds|cs|rex\.?\w*)\s+)*"
+    r"(j[a-z]+|call[a-z]*|loop[a-z]*|jrcxz|jecxz|xbegin)\s+[0-9a-f]+\b")
+
+
+def disassemble_text(path, sections):
+    """(address, instruction text) for the given sections."""
+    args = ["objdump", "-d", "-w", "--insn-width=16"]
+    for s in sections:
+        args += ["-j", s["name"]]
+    out = subprocess.run(args + [path], check=True, capture_output=True,
+                         text=True).stdout
+    result = []
+    for line in out.splitlines():
+        m = INSN_RE.match(line)
+        if m and m.group(3):
+            result.append((int(m.group(1), 16), m.group(3).strip()))
+    return result
+
+
 def lock_prefix_addr(addr, code):
     """Address of the 0xf0 among the instruction's prefixes, or None."""
     for i, b in enumerate(code):
@@ -194,6 +216,15 @@ def check(path):
         if rlen and in_text(repl, rlen):
             problems.append("%s: replacement inside the text" % name)
         smp_ranges.append((site, slen, name))
+
+    # Replacements are copied: they must be position-independent.
+    repl = [x for x in elf.sections
+            if x["name"] in REPLACEMENT_SECTIONS and x["size"]]
+    if repl:
+        for addr, text in disassemble_text(path, repl):
+            if "%rip" in text or REL_BRANCH_RE.match(text):
+                problems.append("replacement at %#x is not position-"
+                                "independent: %s" % (addr, text))
 
     nlocked = 0
     for addr, code in sorted(insns.items()):
