@@ -281,12 +281,12 @@ static int alt_write_site(struct alt_engine *e, enum alt_site_kind kind,
 	} else {
 		const struct alt_smp_site *s = &e->t.smp[i];
 		uint8_t up[ALT_SITE_MAX_LEN];
-		const uint8_t *src = e->save + save_off;
+		const uint8_t *src = up;
 
-		if (to == ALT_MODE_UP) {
+		if (to == ALT_MODE_UP)
 			alt_smp_up_bytes(s, up);
-			src = up;
-		}
+		else
+			src = e->save + save_off; /* only ever with e->saved */
 		return e->ops.write(e->ops.ctx, alt_site_addr(s), src,
 				    s->site_len);
 	}
@@ -298,6 +298,12 @@ static void alt_roll_back(struct alt_engine *e, size_t nl, size_t ns,
 {
 	size_t i, off = 0;
 
+	/*
+	 * The one-time UP apply keeps no SMP bytes, so there is nothing to go
+	 * back to; the UP form it leaves is safe for good (one vCPU, ever).
+	 */
+	if (to == ALT_MODE_SMP && !e->saved)
+		return;
 	/* Best effort: the original error is what gets reported. */
 	for (i = 0; i < nl; i++)
 		(void)alt_write_site(e, ALT_SITE_LOCK, i, 0, to);

@@ -382,6 +382,26 @@ one_time_up_apply_forgets_tables_and_reports_freeable_bytes(void **state)
 	assert_int_equal(alt_apply_up_once(&e, &freeable, &rep), -ESTALE);
 }
 
+static void failed_write_during_one_time_up_apply_is_reported(void **state)
+{
+	struct alt_tables t = fake_tables(2, 2);
+	struct alt_host_ctx ctx = {.fail_at_write = 3, .fail_err = -EIO};
+	struct alt_ops ops = alt_host_ops(&ctx);
+	struct alt_engine e;
+	struct alt_report rep;
+	size_t freeable = 0;
+
+	(void)state;
+	assert_alt_ok(alt_init(&e, &t, &ops, NULL, 0, &rep), &rep);
+	assert_int_equal(alt_apply_up_once(&e, &freeable, &rep), -EIO);
+	assert_int_equal(rep.kind, ALT_SITE_SMP);
+	assert_int_equal(rep.index, 0);
+	assert_int_equal(freeable, 0);
+	/* Tables are kept: the caller may not free them after a failure. */
+	assert_false(e.forgotten);
+	assert_non_null(e.t.locks);
+}
+
 int alt_group_refuse(size_t *total)
 {
 	static const struct CMUnitTest tests[] = {
@@ -419,6 +439,9 @@ int alt_group_refuse(size_t *total)
 				       fake_setup),
 		cmocka_unit_test_setup(
 			one_time_up_apply_forgets_tables_and_reports_freeable_bytes,
+			fake_setup),
+		cmocka_unit_test_setup(
+			failed_write_during_one_time_up_apply_is_reported,
 			fake_setup),
 	};
 
