@@ -48,3 +48,18 @@ vcpu0_stack_guard:
 	.globl vcpu0_stack
 vcpu0_stack:
 	.skip VCPU_STACK_SIZE
+
+/*
+ * A secondary vCPU starts here (VCPUOP_initialise context): %rsp at the
+ * top of its own stack, %rdi = its id, GS base = its struct vcpu_local,
+ * events masked.
+ */
+	.section .text, "ax"
+	.globl vcpu_secondary_entry
+	.type vcpu_secondary_entry, @function
+vcpu_secondary_entry:
+	cld
+	xorl	%ebp, %ebp
+	call	vcpu_secondary_main
+	ud2
+	.size vcpu_secondary_entry, . - vcpu_secondary_entry

@@ -71,6 +71,11 @@ void mm_text_sync(void);
 /* Page allocator: single 4 KiB pages, zeroed; NULL when out of memory. */
 void *page_alloc(void);
 void page_free(void *page);
+/*
+ * n physically and virtually contiguous pages (stacks), zeroed, never
+ * freed; NULL when the never-used frames run out.
+ */
+void *page_alloc_contig(unsigned int n);
 /* Free pages left, for log lines. */
 unsigned long page_free_count(void);
 /* Hand [first, end) guest frames to the allocator (mm_init does). */

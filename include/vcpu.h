@@ -36,6 +36,15 @@ struct vcpu_local {
 	unsigned int trap_depth;
 	/* VIRQ_TIMER for this vCPU; set by time_init_vcpu(). */
 	evtchn_port_t timer_port;
+	/* Secondaries: the port vCPU 0 kicks them through (EVTCHNOP_bind_ipi).
+	 */
+	evtchn_port_t ipi_port;
+	/* Written by vCPU 0, read by the secondary: "go offline". */
+	volatile bool down_requested;
+	/* Written by the secondary: running its loop with events on. */
+	volatile bool alive;
+	/* VCPUOP_initialise done (it succeeds once per vCPU). */
+	bool initialised;
 };
 
 extern struct vcpu_local vcpu_locals[VCPU_MAX];
@@ -88,6 +97,21 @@ void vcpu_block(void);
  */
 extern unsigned int vcpu_max;
 unsigned int vcpu_probe_max(void);
+
+/*
+ * Secondary vCPUs, driven by vCPU 0 only.
+ * vcpu_bring_up(): VCPUOP_initialise the first time (own stack, GS base,
+ * same page tables), VCPUOP_up, then wait until the vCPU runs its loop.
+ * vcpu_request_down(): ask it to VCPUOP_down itself (it resumes at that
+ * point when brought up again).  vcpu_wait_down(): until VCPUOP_is_up
+ * says 0.  All return 0 or -errno and log failures.
+ */
+int vcpu_bring_up(unsigned int id);
+int vcpu_request_down(unsigned int id);
+int vcpu_wait_down(unsigned int id);
+
+/* Entered from head.S on a new secondary's own stack, %rdi = its id. */
+void __attribute__((noreturn)) vcpu_secondary_main(unsigned int id);
 
 /* vCPU 0 at boot: its struct vcpu_local and GS base. */
 int vcpu_boot_init(void);

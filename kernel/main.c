@@ -17,6 +17,7 @@
 #include "time.h"
 #include "traps.h"
 #include "vcpu.h"
+#include "vcpu_watch.h"
 #include "xenstore.h"
 
 #define SMPALT_VERSION "0.1"
@@ -112,19 +113,11 @@ static int xenstore_init(void)
 	return 0;
 }
 
-static void publish_boot_state(const struct smpmode_result *boot)
-{
-	status_publish("mode", "%s", smpmode_name(smpmode_current()));
-	status_publish("online", "%u", 1u);
-	status_publish("sites", "%zu", boot->sites);
-	status_publish("last-switch-ns", "%llu", (unsigned long long)boot->ns);
-	status_publish("switches", "%llu",
-		       (unsigned long long)smpmode_switches());
-}
-
 static void handle_watch(const char *path, const char *token)
 {
 	if (shutdown_handle_watch(token))
+		return;
+	if (vcpu_watch_handle(path, token))
 		return;
 	if (!strcmp(token, STATUS_CONTROL_TOKEN)) {
 		status_handle_control();
@@ -148,6 +141,7 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 			/* Events were lost: re-read everything we watch. */
 			pr_warn("smpalt: watch events lost, re-reading\n");
 			shutdown_handle_watch(NULL);
+			vcpu_watch_handle(NULL, NULL);
 			status_handle_control();
 		}
 		xs_platform_wait(store_port);
@@ -193,7 +187,9 @@ void __noreturn start_kernel(start_info_t *si)
 	/* 8. Xenstore, then state and watches. */
 	if (xenstore_init())
 		panic("xenstore unavailable");
-	publish_boot_state(&boot);
+	if (vcpu_watch_init(&boot))
+		pr_err("smpalt: no cpu watch: vCPU hotplug disabled\n");
+	vcpu_watch_publish();
 	if (shutdown_init())
 		pr_err("smpalt: no control/shutdown watch\n");
 	if (status_init())

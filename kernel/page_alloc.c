@@ -47,6 +47,26 @@ void *page_alloc(void)
 	return page;
 }
 
+void *page_alloc_contig(unsigned int n)
+{
+	unsigned long was = vcpu_events_mask();
+	void *first = NULL;
+
+	spin_lock(&page_lock);
+	/* Consecutive frames are consecutive virtual pages (mm.c). */
+	if (page_bump + n <= page_end) {
+		first = hyp_pfn_to_virt(page_bump);
+		page_bump += n;
+		page_nr_free -= n;
+	}
+	spin_unlock(&page_lock);
+	vcpu_events_restore(was);
+
+	if (first)
+		memset(first, 0, (size_t)n * PAGE_SIZE);
+	return first;
+}
+
 void page_free(void *page)
 {
 	unsigned long was;

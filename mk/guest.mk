@@ -15,10 +15,10 @@ XEN_PUBLIC_INCLUDE ?= /usr/include/xen
 
 GUEST_C_SRCS := \
 	arch-xen/hypervisor.c arch-xen/vcpu.c arch-xen/mm.c \
-	arch-xen/traps.c arch-xen/time.c arch-xen/xs_platform.c \
+	arch-xen/traps.c arch-xen/time.c arch-xen/xs_platform.c arch-xen/smp.c \
 	arch-xen/alt_core.c arch-xen/alt_insn.c \
 	drivers/console.c drivers/evtchn.c drivers/shutdown.c \
-	drivers/xenstore.c \
+	drivers/xenstore.c drivers/hotplug.c drivers/vcpu_watch.c \
 	kernel/main.c kernel/printk.c kernel/vsnprintf.c kernel/string.c \
 	kernel/cmdline.c kernel/page_alloc.c kernel/smpmode.c kernel/status.c
 GUEST_S_SRCS := arch-xen/head.S arch-xen/entry.S arch-xen/notes.S

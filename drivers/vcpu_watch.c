@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vcpu_watch.c - vCPU hotplug, the kernel side of hotplug.h.
+ *
+ * On any change under cpu/ we re-read every cpu/<i>/availability
+ * (i < maxvcpus), let hotplug_target() and hotplug_plan() decide, and run
+ * the plan in order, stopping at the first failure: the next event plans
+ * again from the state actually reached.  The plan guarantees the engine's
+ * rule: the text switches only while vCPU 0 alone runs.
+ */
+#include "vcpu_watch.h"
+#include "errno.h"
+#include "hotplug.h"
+#include "printk.h"
+#include "status.h"
+#include "string.h"
+#include "vcpu.h"
+#include "xenstore.h"
+
+/* Longest availability value we keep ("online", "offline", junk cut). */
+#define VCPU_WATCH_VALUE_MAX 16
+
+static hotplug_mask_t vcpu_online = HOTPLUG_VCPU_BIT(HOTPLUG_BOOT_VCPU);
+static struct smpmode_result vcpu_last_switch;
+
+_Static_assert(HOTPLUG_MAX_VCPUS == VCPU_MAX, "one limit for vCPU ids");
+
+static void vcpu_watch_report(void *ctx, const struct hotplug_report *r)
+{
+	(void)ctx;
+	pr_warn("hotplug: %s%s%s: %s\n", r->key, r->value ? "=" : "",
+		r->value ? r->value : "", hotplug_problem_str(r->problem));
+}
+
+void vcpu_watch_publish(void)
+{
+	status_publish("mode", "%s", smpmode_name(smpmode_current()));
+	status_publish("online", "%u", hotplug_count(vcpu_online));
+	status_publish("switches", "%llu",
+		       (unsigned long long)smpmode_switches());
+	status_publish("sites", "%zu", vcpu_last_switch.sites);
+	status_publish("last-switch-ns", "%llu",
+		       (unsigned long long)vcpu_last_switch.ns);
+}
+
+int vcpu_watch_init(const struct smpmode_result *boot)
+{
+	vcpu_last_switch = *boot;
+	return xs_watch(HOTPLUG_CPU_DIR, VCPU_WATCH_TOKEN);
+}
+
+/* Read cpu/<i>/availability for every i < maxvcpus (NULL if absent). */
+static void vcpu_watch_read(const char *avail[],
+			    char values[][VCPU_WATCH_VALUE_MAX])
+{
+	char key[HOTPLUG_KEY_MAX];
+	unsigned int i;
+
+	for (i = 0; i < vcpu_max; i++) {
+		int rc;
+
+		avail[i] = NULL;
+		if (hotplug_avail_path(i, key, sizeof(key)) < 0)
+			continue;
+		rc = xs_read(XS_TRANSACTION_NONE, key, values[i],
+			     VCPU_WATCH_VALUE_MAX);
+		if (rc >= 0)
+			avail[i] = values[i];
+		else if (rc == -ERANGE)
+			avail[i] = "(too long)"; /* reported as a bad value */
+	}
+}
+
+static int vcpu_watch_switch(enum alt_mode to)
+{
+	struct smpmode_result res;
+	int rc = smpmode_switch(to, &res);
+
+	if (rc)
+		return rc;
+	vcpu_last_switch = res;
+	printk("alt: switched to %s: %zu sites in %llu ns\n",
+	       to == ALT_MODE_UP ? "UP" : "SMP", res.sites,
+	       (unsigned long long)res.ns);
+	return 0;
+}
+
+static int vcpu_watch_step(const struct hotplug_step *s)
+{
+	int rc;
+
+	switch (s->action) {
+	case HOTPLUG_SWITCH_TO_SMP:
+		return vcpu_watch_switch(ALT_MODE_SMP);
+	case HOTPLUG_SWITCH_TO_UP:
+		return vcpu_watch_switch(ALT_MODE_UP);
+	case HOTPLUG_VCPU_UP:
+		rc = vcpu_bring_up(s->vcpu);
+		if (!rc) {
+			vcpu_online |= HOTPLUG_VCPU_BIT(s->vcpu);
+			printk("vcpu: vCPU %u online\n", s->vcpu);
+		}
+		return rc;
+	case HOTPLUG_VCPU_DOWN:
+		return vcpu_request_down(s->vcpu);
+	case HOTPLUG_WAIT_DOWN:
+		rc = vcpu_wait_down(s->vcpu);
+		if (!rc) {
+			vcpu_online &= ~HOTPLUG_VCPU_BIT(s->vcpu);
+			printk("vcpu: vCPU %u offline\n", s->vcpu);
+		}
+		return rc;
+	}
+	return -EINVAL;
+}
+
+static void vcpu_watch_reconcile(void)
+{
+	static char values[HOTPLUG_MAX_VCPUS][VCPU_WATCH_VALUE_MAX];
+	const char *avail[HOTPLUG_MAX_VCPUS];
+	static struct hotplug_plan plan;
+	hotplug_mask_t target;
+	unsigned int i;
+	int rc;
+
+	vcpu_watch_read(avail, values);
+	rc = hotplug_target(vcpu_max, vcpu_online, avail, vcpu_watch_report,
+			    NULL, &target);
+	if (rc)
+		pr_err("hotplug: bad state (maxvcpus %u, online %#x): %d\n",
+		       vcpu_max, vcpu_online, rc);
+	rc = hotplug_plan(vcpu_online, target,
+			  smpmode_current() == ALT_MODE_SMP, &plan);
+	if (rc) {
+		pr_err("hotplug: no safe plan from %#x to %#x: %d\n",
+		       vcpu_online, target, rc);
+		return;
+	}
+	for (i = 0; i < plan.nr_steps; i++) {
+		rc = vcpu_watch_step(&plan.steps[i]);
+		if (rc) {
+			pr_err("hotplug: step %s vCPU %u failed: %d (%s)\n",
+			       hotplug_action_str(plan.steps[i].action),
+			       plan.steps[i].vcpu, rc, errno_name(rc));
+			break;
+		}
+	}
+	if (plan.nr_steps)
+		vcpu_watch_publish();
+}
+
+bool vcpu_watch_handle(const char *path, const char *token)
+{
+	unsigned int id;
+
+	if (token && strcmp(token, VCPU_WATCH_TOKEN))
+		return false;
+	if (path && hotplug_parse_watch(path, vcpu_max, vcpu_watch_report, NULL,
+					&id) == HOTPLUG_WATCH_IGNORE)
+		return true;
+	/* One key or all: re-reading all is cheap and always right. */
+	vcpu_watch_reconcile();
+	return true;
+}

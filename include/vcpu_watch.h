@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vcpu_watch.h - follow cpu/<i>/availability (what `xl vcpu-set` writes):
+ * bring secondaries up and down, switching the text to SMP before the
+ * first comes up and back to UP after the last is down.  vCPU 0 only.
+ */
+#ifndef SMPALT_VCPU_WATCH_H
+#define SMPALT_VCPU_WATCH_H
+
+#include <stdbool.h>
+
+#include "smpmode.h"
+
+#define VCPU_WATCH_TOKEN "cpu"
+
+/* Remember the boot switch (for data/smpalt/) and watch cpu/. */
+int vcpu_watch_init(const struct smpmode_result *boot);
+
+/*
+ * A watch event on path with our token (NULL path: events were lost,
+ * re-read everything).  Returns true if the event was ours.
+ */
+bool vcpu_watch_handle(const char *path, const char *token);
+
+/* Publish mode, online, switches, sites and last-switch-ns. */
+void vcpu_watch_publish(void);
+
+#endif /* SMPALT_VCPU_WATCH_H */
