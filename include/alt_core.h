@@ -22,6 +22,9 @@
  *   __smp_alt_repl_start, __smp_alt_repl_end    .smp_altinstr_replacement
  *   __alt_start, __alt_end                      .altinstructions
  *   __alt_repl_start, __alt_repl_end            .altinstr_replacement
+ * Optional, for scripts/check-sites.py only: __xen_locks_start/_end
+ * bound .xen_locks, lock prefixes that are locked on purpose and never
+ * patched (memory shared with Xen, barrier.h).
  * The replacement sections must not lie inside [__alt_text_start,
  * __alt_text_end) (they would be scanned by the site checker as text),
  * and all records must be within +-2 GiB of what they point at.
@@ -133,7 +136,9 @@ int alt_init(struct alt_engine *e, const struct alt_tables *t,
  * switch to UP the SMP bytes are saved.  -ALT_EINVAL on a mismatch or a site
  * out of range, -ALT_ENOSPC without a save buffer, -ALT_ESTALE after
  * alt_apply_up_once(), or the write callback's error (after which the
- * sites already written are written back).
+ * sites already written are written back).  Before the first switch to
+ * UP there is no saved copy yet: each alternative_smp site must then decode
+ * as whole instructions (alt_insn.h), which catches a corrupted site.
  */
 int alt_switch(struct alt_engine *e, enum alt_mode to, struct alt_report *rep);
 
@@ -151,7 +156,10 @@ int alt_apply_features(struct alt_engine *e,
  * success *freeable is the number of bytes of .smp_locks,
  * .smp_altinstructions, .smp_altinstr_replacement (as far as the records
  * reach) and of the save buffer that the caller may now free or reuse;
- * later switches return -ALT_ESTALE.
+ * later switches return -ALT_ESTALE.  If the write callback fails the
+ * error is returned, the tables are kept (do not free them) and the sites
+ * already written stay in UP form, which is safe when no second vCPU can
+ * ever run.
  */
 int alt_apply_up_once(struct alt_engine *e, size_t *freeable,
 		      struct alt_report *rep);
