@@ -21,6 +21,7 @@
 #   XEN_RUN_TIMEOUT       hard limit for the QEMU run in seconds
 #                         (default: boot allowance + scenarios * per-scenario)
 #   XEN_OUT               results folder (default out/xen/<timestamp>)
+#   XEN_DOM0_EXTRA        more dom0 kernel arguments (e.g. "quiet")
 #   VERBOSE=1             echo the whole serial log live
 #   KEEP_INITRD=1         keep the initramfs in the results folder
 set -euo pipefail
@@ -36,7 +37,7 @@ QEMU_SMP=2
 QEMU_MEM_MB=2048
 XEN_CMDLINE="console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all"
 XEN_CMDLINE+=" dom0_mem=1024M,max:1024M smap=0 smep=0"
-DOM0_CMDLINE="console=hvc0 earlyprintk=xen rdinit=/init"
+DOM0_CMDLINE="console=hvc0 earlyprintk=xen rdinit=/init ${XEN_DOM0_EXTRA:-}"
 # Time limits in seconds.
 XEN_SCENARIO_TIMEOUT=${XEN_SCENARIO_TIMEOUT:-90}
 BOOT_ALLOWANCE=150          # QEMU start to dom0 ready, plus power-off
@@ -202,7 +203,8 @@ while :; do
 	case $line in
 	*"@@SMPALT READY"*)
 		ready=1
-		stage "dom0 ready (${line##*@@SMPALT READY })"
+		ready_s=$(($(date +%s) - Tq))
+		stage "dom0 ready ${ready_s}s after QEMU start (dom0 ${line##*@@SMPALT READY })"
 		;;
 	*"@@SMPALT START "*)
 		current=${line##*@@SMPALT START }
@@ -251,7 +253,8 @@ fi
 qrc=0
 wait "$qemu_pid" 2>/dev/null || qrc=$?
 qemu_pid=
-stage "qemu exited (status $qrc) after $(($(date +%s) - Tq))s"
+qemu_s=$(($(date +%s) - Tq))
+stage "qemu exited (status $qrc) after ${qemu_s}s"
 
 # --- 5. split the result blocks into files
 tr -d '\r' <"$SERIAL" | awk -v dir="$RUN_DIR" '
@@ -316,5 +319,7 @@ for s in "${scenarios[@]}"; do
 	esac
 	echo "$s: $st${rs:+ $rs}"
 done
+echo "timings: dom0 ready ${ready_s:-never}s after QEMU start, QEMU ran ${qemu_s}s," \
+	"whole run $(elapsed | tr -d ' ')s" | tee "$RUN_DIR/timings.txt"
 echo "$pass passed, $failn failed, $skip skipped"
 [ $failn -eq 0 ]
