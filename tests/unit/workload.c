@@ -16,6 +16,13 @@
 /* One object per loop, each on its own cache line. */
 #define WL_CACHELINE 64
 
+/*
+ * Every loop starts on a cache line in both builds, so that the SMP build
+ * and the CONFIG_UP_ONLY build compare instructions, not code placement (a
+ * small loop that happens to straddle a 64-byte line runs at half speed).
+ */
+#define WL_LOOP __attribute__((aligned(WL_CACHELINE), noinline))
+
 static atomic_t wl_counter __attribute__((aligned(WL_CACHELINE)));
 static atomic_t wl_alt_counter __attribute__((aligned(WL_CACHELINE)));
 static spinlock_t wl_lock __attribute__((aligned(WL_CACHELINE)));
@@ -23,7 +30,7 @@ static refcount_t wl_ref __attribute__((aligned(WL_CACHELINE)));
 static atomic64_t wl_cx __attribute__((aligned(WL_CACHELINE)));
 
 /* Atomic increment: n dependent "lock incl". Returns the final count. */
-int64_t WL(atomic_inc_loop)(uint64_t n)
+WL_LOOP int64_t WL(atomic_inc_loop)(uint64_t n)
 {
 	uint64_t i;
 
@@ -34,7 +41,7 @@ int64_t WL(atomic_inc_loop)(uint64_t n)
 }
 
 /* The same through an alternative_smp() site. */
-int64_t WL(atomic_inc_alt_loop)(uint64_t n)
+WL_LOOP int64_t WL(atomic_inc_alt_loop)(uint64_t n)
 {
 	uint64_t i;
 
@@ -45,7 +52,7 @@ int64_t WL(atomic_inc_alt_loop)(uint64_t n)
 }
 
 /* Spinlock acquire + release around a counter. */
-int64_t WL(spinlock_loop)(uint64_t n)
+WL_LOOP int64_t WL(spinlock_loop)(uint64_t n)
 {
 	uint64_t i;
 	int64_t protected_count = 0;
@@ -60,7 +67,7 @@ int64_t WL(spinlock_loop)(uint64_t n)
 }
 
 /* Refcount get + put; counts the puts that dropped the last reference. */
-int64_t WL(refcount_loop)(uint64_t n)
+WL_LOOP int64_t WL(refcount_loop)(uint64_t n)
 {
 	uint64_t i;
 	int64_t last_puts = 0;
@@ -77,7 +84,7 @@ int64_t WL(refcount_loop)(uint64_t n)
 }
 
 /* cmpxchg: add i by compare-and-exchange; returns the sum 0 + 1 + ... */
-int64_t WL(cmpxchg_loop)(uint64_t n)
+WL_LOOP int64_t WL(cmpxchg_loop)(uint64_t n)
 {
 	uint64_t i;
 
@@ -92,7 +99,7 @@ int64_t WL(cmpxchg_loop)(uint64_t n)
 }
 
 /* Every primitive once per step; returns a checksum of the results. */
-int64_t WL(mixed)(uint64_t n)
+WL_LOOP int64_t WL(mixed)(uint64_t n)
 {
 	atomic_t a = ATOMIC_INIT(0);
 	refcount_t r = REFCOUNT_INIT(1);
