@@ -4,7 +4,8 @@
 #                         (build/<compiler>/engine/); CC=clang works too
 #   make test-sanitize    the same tests under ASan+UBSan
 #                         (build/<compiler>-sanitize/engine/)
-#   make check-sites      site checker on the test program (must pass) and on
+#   make check-sites      site checker on the test program (must pass), on
+#                         the guest kernel if built (must pass), and on
 #                         deliberately broken programs (must be refused);
 #                         CHECK_ELF=path also checks that ELF (must pass)
 #   make bench-host       lock loops: SMP form, UP-patched, UP-only build;
@@ -102,6 +103,7 @@ $(ENG_OUT)/sites/%.elf: $(ENG_DIR)/sites/%.c $(ENG_HDRS)
 check-sites: $(ENG_TEST) $(ENG_BROKEN_ELF)
 	@python3 $(TOP)/scripts/check-sites.py --expect pass $(ENG_TEST) \
 		$(addprefix --expect fail ,$(ENG_BROKEN_ELF)) \
+		$(if $(wildcard $(GUEST_ELF)),--expect pass $(GUEST_ELF)) \
 		$(if $(CHECK_ELF),--expect pass $(CHECK_ELF))
 
 # --- decoder cross-check and fuzzing ------------------------------------
