@@ -255,6 +255,10 @@ wait "$qemu_pid" 2>/dev/null || qrc=$?
 qemu_pid=
 qemu_s=$(($(date +%s) - Tq))
 stage "qemu exited (status $qrc) after ${qemu_s}s"
+if [ -s "$RUN_DIR/qemu.log" ]; then
+	echo "xen-run: QEMU said:" >&2
+	tail -5 "$RUN_DIR/qemu.log" | sed 's/^/    /' >&2
+fi
 
 # --- 5. split the result blocks into files
 tr -d '\r' <"$SERIAL" | awk -v dir="$RUN_DIR" '
@@ -319,7 +323,7 @@ for s in "${scenarios[@]}"; do
 	esac
 	echo "$s: $st${rs:+ $rs}"
 done
-echo "timings: dom0 ready ${ready_s:-never}s after QEMU start, QEMU ran ${qemu_s}s," \
+echo "timings: dom0 ready after ${ready_s:-never}${ready_s:+s} from QEMU start, QEMU ran ${qemu_s}s," \
 	"whole run $(elapsed | tr -d ' ')s" | tee "$RUN_DIR/timings.txt"
 echo "$pass passed, $failn failed, $skip skipped"
 [ $failn -eq 0 ]
