@@ -118,6 +118,9 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		const struct alt_smp_site *s = &t->smp[i];
 		uintptr_t a = alt_site_addr(s);
 
+		if (s->site_len == 0)
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+					"empty alternative_smp site");
 		if (!alt_in_text(t, a, s->site_len))
 			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
 					"alternative_smp site outside the "
@@ -150,6 +153,9 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		const struct alt_feature_site *f = &t->feat[i];
 		uintptr_t a = alt_site_addr(f);
 
+		if (f->site_len == 0)
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
+					a, "empty feature site");
 		if (!alt_in_text(t, a, f->site_len))
 			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
 					a, "feature site outside the text");
@@ -176,6 +182,13 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 						ALT_SITE_FEATURE, i, a,
 						"feature site overlaps an "
 						"alternative_smp site");
+		for (j = i + 1; j < nf; j++)
+			if (alt_overlap(a, f->site_len,
+					alt_site_addr(&t->feat[j]),
+					t->feat[j].site_len))
+				return alt_fail(rep, -ALT_EINVAL,
+						ALT_SITE_FEATURE, i, a,
+						"feature sites overlap");
 	}
 	return 0;
 }

@@ -119,9 +119,9 @@ size_t alt_save_size(const struct alt_tables *t);
  * Check the tables and prepare the engine; the text must be in SMP form
  * (as linked).  Refuses (-ALT_EINVAL) a record outside the text, a
  * replacement that is not position-independent or cannot be decoded, a
- * replacement longer than its site, a lock site inside an alternative
- * site, overlapping alternative sites; -ALT_ENOSPC if save_len is below
- * alt_save_size() (save may be NULL with save_len 0 only for
+ * replacement longer than its site, an empty site, a lock site inside an
+ * alternative site, overlapping alternative sites; -ALT_ENOSPC if save_len is
+ * below alt_save_size() (save may be NULL with save_len 0 only for
  * alt_apply_up_once()).  Writes nothing.
  */
 int alt_init(struct alt_engine *e, const struct alt_tables *t,
@@ -144,7 +144,8 @@ int alt_switch(struct alt_engine *e, enum alt_mode to, struct alt_report *rep);
 
 /*
  * Apply, once, every feature alternative whose feature has_feature()
- * reports present.  Verifies every site it will touch first.  A second call
+ * reports present.  Verifies every site it will touch first (inside the
+ * text, decoding as whole instructions).  A second call
  * returns -ALT_EALREADY and writes nothing.
  */
 int alt_apply_features(struct alt_engine *e,

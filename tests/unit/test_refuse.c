@@ -310,6 +310,34 @@ lock_recorded_twice_in_smp_site_and_smp_locks_is_refused(void **state)
 	assert_non_null(strstr(rep.reason, "both"));
 }
 
+static void overlapping_or_empty_alternative_sites_are_refused(void **state)
+{
+	struct alt_tables t = fake_tables(2, 3);
+	struct alt_host_ctx ctx = {0};
+	struct alt_ops ops = alt_host_ops(&ctx);
+	struct alt_engine e;
+	struct alt_report rep;
+
+	(void)state;
+	/* Site 2 starts on the last byte of site 0. */
+	set_smp(2, SMP0_OFF + sizeof(smp0) - 1, sizeof(smp0), smp0_up,
+		sizeof(smp0_up));
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		-EINVAL);
+	assert_int_equal(rep.kind, ALT_SITE_SMP);
+	assert_int_equal(rep.index, 0);
+	assert_non_null(strstr(rep.reason, "overlap"));
+	/* Site 2 has no bytes at all. */
+	set_smp(2, 40, 0, NULL, 0);
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		-EINVAL);
+	assert_int_equal(rep.index, 2);
+	assert_non_null(strstr(rep.reason, "empty"));
+	assert_int_equal(ctx.writes, 0);
+}
+
 static void save_buffer_smaller_than_alt_save_size_is_refused(void **state)
 {
 	struct alt_tables t = fake_tables(2, 2);
@@ -431,6 +459,9 @@ int alt_group_refuse(size_t *total)
 			fake_setup),
 		cmocka_unit_test_setup(
 			lock_recorded_twice_in_smp_site_and_smp_locks_is_refused,
+			fake_setup),
+		cmocka_unit_test_setup(
+			overlapping_or_empty_alternative_sites_are_refused,
 			fake_setup),
 		cmocka_unit_test_setup(
 			save_buffer_smaller_than_alt_save_size_is_refused,
