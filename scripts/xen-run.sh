@@ -303,7 +303,7 @@ elif [ $ready = 0 ]; then
 else
 	why="QEMU exited (status $qrc) before the scenario reported"
 fi
-pass=0 failn=0 skip=0
+pass=0 failn=0 skip=0 failed_logs=()
 echo
 for s in "${scenarios[@]}"; do
 	st=${status[$s]:-}
@@ -322,6 +322,14 @@ for s in "${scenarios[@]}"; do
 	*) failn=$((failn + 1)) ;;
 	esac
 	echo "$s: $st${rs:+ $rs}"
+	case $st in
+	FAILURE | ERROR) failed_logs+=("$s") ;;
+	esac
+done
+for s in "${failed_logs[@]}"; do
+	for f in "$RUN_DIR/$s.log" "$RUN_DIR/console-smpalt-$s.log"; do
+		[ -f "$f" ] && echo "    see $f"
+	done
 done
 echo "timings: dom0 ready after ${ready_s:-never}${ready_s:+s} from QEMU start, QEMU ran ${qemu_s}s," \
 	"whole run $(elapsed | tr -d ' ')s" | tee "$RUN_DIR/timings.txt"
