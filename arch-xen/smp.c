@@ -34,13 +34,20 @@ static struct vcpu_guest_context smp_ctxt;
 static int smp_initialise(unsigned int id)
 {
 	struct vcpu_local *v = &vcpu_locals[id];
-	char *stack = page_alloc_contig(VCPU_STACK_SIZE / PAGE_SIZE);
+	/* One more page below the stack, unmapped: an overflow faults. */
+	char *guard = page_alloc_contig(VCPU_STACK_SIZE / PAGE_SIZE + 1);
+	char *stack = guard + PAGE_SIZE;
 	long rc;
 
-	if (!stack) {
+	if (!guard) {
 		pr_err("vcpu: no stack for vCPU %u\n", id);
 		return -ENOMEM;
 	}
+	rc = hyp_update_va_mapping((unsigned long)guard, 0,
+				   UVMF_INVLPG | UVMF_LOCAL);
+	if (rc)
+		pr_warn("vcpu: no guard page below vCPU %u's stack: %ld\n", id,
+			rc);
 	v->self = v;
 	v->id = id;
 	v->stack_lo = (uintptr_t)stack;

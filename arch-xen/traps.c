@@ -10,6 +10,7 @@
 #include "console.h"
 #include "hypercall.h"
 #include "kernel.h"
+#include "ksyms.h"
 #include "printk.h"
 #include "vcpu.h"
 
@@ -106,6 +107,20 @@ static const char *trap_name(uint64_t vector)
 	return "unknown";
 }
 
+/* One backtrace line: address, and function+offset when known. */
+static void trap_print_address(uintptr_t addr, const char *note)
+{
+	uintptr_t off;
+	const char *fn = ksym_lookup(addr, &off);
+
+	if (fn)
+		printk(KERN_EMERG "  [<%016lx>] %s+%#lx%s\n",
+		       (unsigned long)addr, fn, (unsigned long)off, note);
+	else
+		printk(KERN_EMERG "  [<%016lx>]%s\n", (unsigned long)addr,
+		       note);
+}
+
 void trap_print_backtrace(uintptr_t rbp)
 {
 	const struct vcpu_local *self = vcpu_self();
@@ -120,7 +135,7 @@ void trap_print_backtrace(uintptr_t rbp)
 		    rbp + 2 * sizeof(uintptr_t) > self->stack_hi ||
 		    (rbp & (sizeof(uintptr_t) - 1)))
 			break;
-		printk(KERN_EMERG "  [<%016lx>]\n", (unsigned long)frame[1]);
+		trap_print_address(frame[1], "");
 		if (frame[0] <= rbp)
 			break;
 		rbp = frame[0];
@@ -177,8 +192,7 @@ void trap_handle(struct trap_regs *r)
 	printk(KERN_EMERG "R13: %016lx R14: %016lx R15: %016lx\n",
 	       (unsigned long)r->r13, (unsigned long)r->r14,
 	       (unsigned long)r->r15);
-	printk(KERN_EMERG "  [<%016lx>] (faulting instruction)\n",
-	       (unsigned long)r->rip);
+	trap_print_address(r->rip, " (faulting instruction)");
 	trap_print_backtrace(r->rbp);
 	trap_die();
 }

@@ -61,6 +61,7 @@ static void __noreturn early_crash(void)
 static void print_banner(void)
 {
 	long ver = hyp_xen_version(XENVER_version, NULL);
+	unsigned long level;
 
 	hyp_version_major = (unsigned int)(ver >> XENVER_MAJOR_SHIFT);
 	hyp_version_minor = (unsigned int)(ver & XENVER_MINOR_MASK);
@@ -68,6 +69,8 @@ static void print_banner(void)
 	       "%lu MiB, cmdline \"%s\"\n",
 	       hyp_version_major, hyp_version_minor,
 	       (hyp_start_info->nr_pages * PAGE_SIZE) >> 20, cmdline_get());
+	if (!cmdline_get_ulong("loglevel", &level))
+		printk_set_console_level((int)level);
 }
 
 /* Switch the text to UP and prove the patcher works, before anyone relies
@@ -111,6 +114,17 @@ static int xenstore_init(void)
 	main_domid = (unsigned int)strtoul(domid, NULL, 10);
 	printk("xenstore: connected, domid %u\n", main_domid);
 	return 0;
+}
+
+/* smpalt.crash=1: a write to an unmapped page, from a frame of its own. */
+static __attribute__((noinline)) void crash_on_purpose(void)
+{
+	volatile unsigned long *bad = (volatile unsigned long *)CRASH_ADDRESS;
+
+	printk("smpalt: smpalt.crash=1: faulting on purpose\n");
+	/* Hide the constant from the compiler's bounds checks. */
+	__asm__("" : "+r"(bad));
+	*bad = 0;
 }
 
 static void handle_watch(const char *path, const char *token)
@@ -197,15 +211,8 @@ void __noreturn start_kernel(start_info_t *si)
 	printk("smpalt: ready\n");
 
 	/* 9. Test hook: fault on purpose so the crash path can be seen. */
-	if (cmdline_get_bool("smpalt.crash")) {
-		volatile unsigned long *bad;
-
-		printk("smpalt: smpalt.crash=1: faulting on purpose\n");
-		bad = (volatile unsigned long *)CRASH_ADDRESS;
-		/* Hide the constant from the compiler's bounds checks. */
-		__asm__("" : "+r"(bad));
-		*bad = 0;
-	}
+	if (cmdline_get_bool("smpalt.crash"))
+		crash_on_purpose();
 	/* 10. vCPU 0 becomes the control thread. */
 	control_loop(si->store_evtchn);
 }

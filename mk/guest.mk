@@ -20,7 +20,8 @@ GUEST_C_SRCS := \
 	drivers/console.c drivers/evtchn.c drivers/shutdown.c \
 	drivers/xenstore.c drivers/hotplug.c drivers/vcpu_watch.c \
 	kernel/main.c kernel/printk.c kernel/vsnprintf.c kernel/string.c \
-	kernel/cmdline.c kernel/page_alloc.c kernel/smpmode.c kernel/status.c
+	kernel/cmdline.c kernel/page_alloc.c kernel/smpmode.c kernel/status.c \
+	kernel/ksyms.c
 GUEST_S_SRCS := arch-xen/head.S arch-xen/entry.S arch-xen/notes.S
 
 GUEST_OBJS := $(patsubst %.c,$(GUEST_OUT)/%.o,$(GUEST_C_SRCS)) \
@@ -60,9 +61,28 @@ $(GUEST_LDS): arch-xen/smpalt.lds.S include/layout.h mk/guest.mk
 	@mkdir -p $(dir $@)
 	$(CC) -E -P -x c -D__ASSEMBLY__ -I$(TOP)/include $< -o $@
 
-$(GUEST_ELF): $(GUEST_OBJS) $(GUEST_LDS)
+# Two links: the first gives the function addresses for the symbol table
+# (kernel/ksyms.c), the second adds the table after the text, which
+# therefore does not move.
+GUEST_PASS1 := $(GUEST_OUT)/smpalt.pass1.elf
+GUEST_KSYMS := $(GUEST_OUT)/ksyms.S
+
+$(GUEST_PASS1): $(GUEST_OBJS) $(GUEST_LDS)
+	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -o $@ $(GUEST_OBJS)
+
+$(GUEST_KSYMS): $(GUEST_PASS1) mk/guest-ksyms.awk
+	nm -n --defined-only $< | awk -f mk/guest-ksyms.awk > $@
+
+$(GUEST_OUT)/ksyms.o: $(GUEST_KSYMS)
+	$(CC) $(GUEST_ASFLAGS) -c $< -o $@
+
+$(GUEST_ELF): $(GUEST_OBJS) $(GUEST_OUT)/ksyms.o $(GUEST_LDS)
 	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -Map=$(GUEST_OUT)/smpalt.map \
-		-o $@ $(GUEST_OBJS)
+		-o $@ $(GUEST_OBJS) $(GUEST_OUT)/ksyms.o
+	@nm -n $(GUEST_PASS1) | awk -f mk/guest-ksyms.awk > $(GUEST_OUT)/text1.sym
+	@nm -n $@ | awk -f mk/guest-ksyms.awk > $(GUEST_OUT)/text2.sym
+	@cmp -s $(GUEST_OUT)/text1.sym $(GUEST_OUT)/text2.sym || \
+		{ echo "guest: text moved between the two links"; rm -f $@; exit 1; }
 
 GUEST_READNOTES := $(firstword $(wildcard $(CACHE)/xen/usr/lib/xen-*/bin/readnotes))
 guest-notes: $(GUEST_ELF)
