@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "alt_core.h"
+#include "atomic.h"
 
 struct smpmode_result {
 	size_t sites; /* sites the switch rewrote */
@@ -34,6 +35,9 @@ int smpmode_up_for_good(void);
 
 /* Patch a canary both ways and run it in each form; 0 if all good. */
 int smpmode_selftest(void);
+
+/* The canary (one lock site, one alternative_smp site): adds 3. */
+void smpmode_canary(atomic_t *counter);
 
 /* What the text holds now. */
 enum alt_mode smpmode_current(void);

@@ -10,6 +10,7 @@
 #include "kernel.h"
 #include "mm.h"
 #include "printk.h"
+#include "selftest.h"
 #include "shutdown.h"
 #include "smpmode.h"
 #include "status.h"
@@ -210,7 +211,9 @@ void __noreturn start_kernel(start_info_t *si)
 		pr_err("smpalt: no control/smpalt watch\n");
 	printk("smpalt: ready\n");
 
-	/* 9. Test hook: fault on purpose so the crash path can be seen. */
+	/* 9. Test hooks: in-guest checks; a fault to see the crash path. */
+	if (cmdline_get_bool("smpalt.selftest"))
+		selftest_run(); /* then serve as usual: dom0 destroys us */
 	if (cmdline_get_bool("smpalt.crash"))
 		crash_on_purpose();
 	/* 10. vCPU 0 becomes the control thread. */

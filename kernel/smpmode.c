@@ -40,7 +40,6 @@ static bool smpmode_ready;
  * as top-level assembly so that the compiler can neither inline nor clone
  * it.  smpmode_canary(p) adds 1 then 2 to *p.
  */
-void smpmode_canary(atomic_t *counter);
 extern const uint8_t smpmode_canary_end[];
 
 /* One assembler line per source line. */

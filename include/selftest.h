@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * selftest.h - in-guest checks of the kernel's own pieces, run on vCPU 0
+ * when the command line has smpalt.selftest=1.  The console gets one line
+ * per failed check and then exactly one "Test result: SUCCESS|FAILURE
+ * [reason]" line, which the harness's selftest scenario reads.
+ */
+#ifndef SMPALT_SELFTEST_H
+#define SMPALT_SELFTEST_H
+
+/* Run every check and print the result line; returns the failure count. */
+int selftest_run(void);
+
+#endif /* SMPALT_SELFTEST_H */
