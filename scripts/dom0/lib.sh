@@ -22,6 +22,8 @@ DEFAULT_READY_TIMEOUT=60
 DEFAULT_GONE_TIMEOUT=30
 # A whole scenario; smpalt.timeout=N on the dom0 command line overrides.
 DEFAULT_SCENARIO_TIMEOUT=180
+# Exit status of a process killed by SIGKILL (128 + 9): `timeout -s KILL`.
+KILLED_STATUS=137
 
 # ---------------------------------------------------------------- helpers
 
@@ -278,7 +280,7 @@ run_scenario() {
 			sh -c ". $SMPALT_DIR/lib.sh; . $script" >"$logf" 2>&1 </dev/null
 		rc=$?
 		if [ ! -s "$rf" ]; then
-			if [ $rc -eq $((128 + 9)) ]; then
+			if [ $rc -eq $KILLED_STATUS ]; then
 				echo "ERROR killed after the scenario limit of ${limit}s" >"$rf"
 			else
 				echo "ERROR ended without a result (exit code $rc)" >"$rf"
