@@ -16,6 +16,7 @@
 #include "string.h"
 #include "time.h"
 #include "traps.h"
+#include "work.h"
 #include "vcpu.h"
 
 /* How long vCPU 0 waits for a secondary to come up or go down. */
@@ -128,6 +129,12 @@ int vcpu_request_down(unsigned int id)
 	return evtchn_send(v->ipi_port);
 }
 
+void vcpu_kick(unsigned int id)
+{
+	if (id && id < VCPU_MAX && vcpu_locals[id].initialised)
+		hyp_evtchn_send(vcpu_locals[id].ipi_port);
+}
+
 int vcpu_wait_down(unsigned int id)
 {
 	uint64_t deadline = time_now_ns() + SMP_WAIT_NS;
@@ -185,10 +192,17 @@ void vcpu_secondary_main(unsigned int id)
 		self->alive = true;
 		vcpu_events_unmask();
 		for (;;) {
+			/* Work first, in batches, looking up between them. */
+			if (!self->down_requested && work_run_batch())
+				continue;
 			vcpu_events_mask();
 			/* Checked masked: a kick after this wakes the block. */
 			if (self->down_requested)
 				break;
+			if (work_pending()) {
+				vcpu_events_unmask();
+				continue;
+			}
 			vcpu_block();
 		}
 		/* Events stay masked until we come back. */

@@ -109,6 +109,8 @@ unsigned int vcpu_probe_max(void);
 int vcpu_bring_up(unsigned int id);
 int vcpu_request_down(unsigned int id);
 int vcpu_wait_down(unsigned int id);
+/* Wake a secondary from its idle block (an IPI event). */
+void vcpu_kick(unsigned int id);
 
 /* Entered from head.S on a new secondary's own stack, %rdi = its id. */
 void __attribute__((noreturn)) vcpu_secondary_main(unsigned int id);

@@ -19,6 +19,7 @@
 #include "traps.h"
 #include "vcpu.h"
 #include "vcpu_watch.h"
+#include "work.h"
 #include "xenstore.h"
 
 #define SMPALT_VERSION "0.1"
@@ -136,6 +137,7 @@ static void handle_watch(const char *path, const char *token)
 		return;
 	if (!strcmp(token, STATUS_CONTROL_TOKEN)) {
 		status_handle_control();
+		work_read_demand();
 		return;
 	}
 	pr_warn("smpalt: watch event %s with unknown token %s\n", path, token);
@@ -147,6 +149,7 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 	char path[XS_WATCH_EVENT_MAX], token[MAIN_TOKEN_MAX];
 
 	for (;;) {
+		uint64_t deadline;
 		int rc;
 
 		while ((rc = xs_next_watch(path, sizeof(path), token,
@@ -158,8 +161,14 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 			shutdown_handle_watch(NULL);
 			vcpu_watch_handle(NULL, NULL);
 			status_handle_control();
+			work_read_demand();
 		}
-		xs_platform_wait(store_port);
+		/* The workload's share: generate, sample, run a batch. */
+		deadline = work_poll();
+		if (deadline && deadline <= time_now_ns())
+			continue;
+		/* Sleep until xenstore speaks or the workload is due. */
+		evtchn_wait(store_port, deadline);
 	}
 }
 
@@ -209,6 +218,7 @@ void __noreturn start_kernel(start_info_t *si)
 		pr_err("smpalt: no control/shutdown watch\n");
 	if (status_init())
 		pr_err("smpalt: no control/smpalt watch\n");
+	work_init();
 	printk("smpalt: ready\n");
 
 	/* 9. Test hooks: in-guest checks; a fault to see the crash path. */

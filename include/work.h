@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * work.h - the guest's synthetic workload and its measurement.
+ *
+ * dom0 sets the demand in control/smpalt/demand, in percent of one vCPU
+ * (250 = work for 2.5 vCPUs; 0 or absent = idle).  vCPU 0 turns it into
+ * work items every WORK_TICK_NS; every online vCPU takes items from one
+ * shared backlog and runs them.  An item is lock-heavy on purpose (a
+ * spinlock and a locked increment per step), so the UP form of the text
+ * makes it cheaper.  Every WORK_SAMPLE_NS vCPU 0 publishes
+ * data/smpalt/load (the demand offered over the period, percent of one
+ * vCPU) and data/smpalt/throughput (items completed per second).
+ */
+#ifndef SMPALT_WORK_H
+#define SMPALT_WORK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define WORK_TICK_NS (100 * 1000000ULL)
+#define WORK_SAMPLE_NS (1000 * 1000000ULL)
+#define WORK_DEMAND_KEY "control/smpalt/demand"
+
+/* Calibrate the item cost (vCPU 0, at boot) and publish load=0. */
+void work_init(void);
+
+/* control/smpalt changed: re-read the demand (vCPU 0). */
+void work_read_demand(void);
+
+/*
+ * vCPU 0, thread context: generate due items, publish due samples, run a
+ * bounded batch of items.  Returns the Xen time at which it wants to be
+ * called again (0: only when something else happens).
+ */
+uint64_t work_poll(void);
+
+/* Any vCPU: run items for at most a short batch; true if it ran any. */
+bool work_run_batch(void);
+
+/* Items waiting (racy hint, for the idle check). */
+bool work_pending(void);
+
+#endif /* SMPALT_WORK_H */
