@@ -9,7 +9,7 @@
 
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
-SETTLE_SECONDS=3
+SETTLE_SECONDS=2
 STEP_TIMEOUT=30
 # An id at or beyond maxvcpus in xl-configs/smpalt.cfg (4).
 BEYOND_MAXVCPUS=9
