@@ -44,3 +44,9 @@ test: deps
 
 clean:
 	rm -rf build out
+
+# The main job. Until the load-driven demo exists: the engine rewriting a
+# host program, then the guest booted under real Xen inside QEMU.
+demo: deps
+	@$(MAKE) --no-print-directory demo-host
+	@$(MAKE) --no-print-directory demo-xen
