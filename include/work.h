@@ -37,6 +37,14 @@ uint64_t work_poll(void);
 /* Any vCPU: run items for at most a short batch; true if it ran any. */
 bool work_run_batch(void);
 
+/*
+ * In-guest benchmark (smpalt.bench=1): the cost of one item in the SMP and
+ * in the UP form of the text, measured alternately on vCPU 0 while it runs
+ * alone; prints both and one "Test result:" line.  Leaves the text in the
+ * form it found.  Returns 0 or -errno.
+ */
+int work_bench(void);
+
 /* Items waiting (racy hint, for the idle check). */
 bool work_pending(void);
 

@@ -224,6 +224,10 @@ void __noreturn start_kernel(start_info_t *si)
 	/* 9. Test hooks: in-guest checks; a fault to see the crash path. */
 	if (cmdline_get_bool("smpalt.selftest"))
 		selftest_run(); /* then serve as usual: dom0 destroys us */
+	if (cmdline_get_bool("smpalt.bench")) {
+		work_bench(); /* vCPU 0 alone: no secondary is up yet */
+		vcpu_watch_publish(); /* its switches count */
+	}
 	if (cmdline_get_bool("smpalt.crash"))
 		crash_on_purpose();
 	/* 10. vCPU 0 becomes the control thread. */
