@@ -106,9 +106,15 @@ int evtchn_set_handler(evtchn_port_t port, evtchn_handler_t fn, void *data)
 		pr_err("evtchn: handler for invalid port %u\n", port);
 		return -EINVAL;
 	}
-	/* The upcall must never see fn without its data: mask around. */
+	/*
+	 * The upcall must never see fn without its data.  Masking covers
+	 * this vCPU; for a port bound to another vCPU, data is stored before
+	 * fn (x86 keeps stores in order; the barrier keeps the compiler from
+	 * swapping them) and the port is unmasked only afterwards.
+	 */
 	was = vcpu_events_mask();
 	evtchn_slots[port].data = data;
+	virt_barrier();
 	evtchn_slots[port].fn = fn;
 	vcpu_events_restore(was);
 	evtchn_unmask(port);

@@ -225,7 +225,7 @@ void __noreturn start_kernel(start_info_t *si)
 	if (cmdline_get_bool("smpalt.selftest"))
 		selftest_run(); /* then serve as usual: dom0 destroys us */
 	if (cmdline_get_bool("smpalt.bench")) {
-		work_bench(); /* vCPU 0 alone: no secondary is up yet */
+		work_bench();	      /* vCPU 0 alone: no secondary is up yet */
 		vcpu_watch_publish(); /* its switches count */
 	}
 	if (cmdline_get_bool("smpalt.crash"))
