@@ -36,6 +36,7 @@ include mk/engine.mk
 include mk/xs.mk
 include mk/guest.mk
 include mk/xen.mk
+include mk/tools.mk
 
 # Every test that exists; the summary script adds up each part's
 # "N passed, N failed" line and prints the total as the last line.

@@ -1,0 +1,90 @@
+# dom0 tools (owned by the autoscaler work). Included by the top-level
+# Makefile, which defines CC, BUILD (build/<compiler>) and HOST_CFLAGS.
+#
+#   make tools                    $(BUILD)/tools/smpalt-autoscaler (part of
+#                                 `make all`), linked against libxenstore
+#   make test-tools               cmocka tests of the autoscaler policy,
+#                                 built and run with gcc and with clang;
+#                                 the last line is "N passed, N failed"
+#   make test-tools-one           the same with $(CC) only
+#
+# The autoscaler runs in dom0: scripts/mkinitramfs.sh copies it from
+# $(AUTOSCALER) (given in the environment as AUTOSCALER) into the dom0
+# initramfs at /usr/local/bin/smpalt-autoscaler. Debian's libxenstore.so.4
+# there is the same version as the host's (libxen-dev).
+
+.PHONY: tools test-tools test-tools-one
+
+TOOLS_OUT    := $(BUILD)/tools
+AUTOSCALER   := $(TOOLS_OUT)/smpalt-autoscaler
+# Our headers by -iquote only: include/ holds the guest's own xenstore.h,
+# which must never hide libxenstore's <xenstore.h>.
+TOOLS_CFLAGS := $(filter-out -I$(TOP)/include,$(HOST_CFLAGS)) \
+	-iquote $(TOP)/tools -D_GNU_SOURCE
+TOOLS_LIBS   := -lxenstore
+TOOLS_POLICY := tools/autoscale_policy.c tools/autoscale_policy.h
+
+TOOLS_TESTS  := autoscale_policy_test
+TOOLS_SRCS_autoscale_policy_test := tests/unit/autoscale_policy_test.c \
+	tools/autoscale_policy.c
+
+tools: $(AUTOSCALER)
+all: $(AUTOSCALER)
+
+$(AUTOSCALER): tools/autoscaler.c $(TOOLS_POLICY) mk/tools.mk
+	@mkdir -p $(@D)
+	$(CC) $(TOOLS_CFLAGS) -o $@ tools/autoscaler.c \
+		tools/autoscale_policy.c $(TOOLS_LIBS)
+
+TOOLS_TEST_BINS := $(addprefix $(TOOLS_OUT)/,$(TOOLS_TESTS))
+
+define TOOLS_TEST_RULE
+$(TOOLS_OUT)/$(1): $(TOOLS_SRCS_$(1)) $(TOOLS_POLICY) mk/tools.mk
+	@mkdir -p $$(@D)
+	$$(CC) $$(TOOLS_CFLAGS) -o $$@ $(TOOLS_SRCS_$(1)) -lcmocka
+endef
+$(foreach t,$(TOOLS_TESTS),$(eval $(call TOOLS_TEST_RULE,$(t))))
+
+# Run the programs in $(TOOLS_TEST_BINS) and add up cmocka's counts; the
+# line is prefixed with the compiler for test-tools to pick up.
+test-tools-one: $(TOOLS_TEST_BINS)
+	@pass=0; fail=0; \
+	for t in $(TOOLS_TEST_BINS); do \
+		out=$$("$$t" 2>&1); rc=$$?; \
+		printf '%s\n' "$$out"; \
+		p=$$(printf '%s\n' "$$out" | \
+			sed -nE 's/^\[  PASSED  \] ([0-9]+) test.*/\1/p' | tail -1); \
+		f=$$(printf '%s\n' "$$out" | \
+			sed -nE 's/^\[  FAILED  \] ([0-9]+) test.*/\1/p' | tail -1); \
+		p=$${p:-0}; f=$${f:-0}; \
+		if [ "$$rc" -ne 0 ] && [ "$$f" -eq 0 ]; then \
+			echo "$$t: exited $$rc without a failure count"; f=1; \
+		fi; \
+		pass=$$((pass + p)); fail=$$((fail + f)); \
+	done; \
+	echo "$(CC_NAME): $$pass passed, $$fail failed"; \
+	[ "$$fail" -eq 0 ]
+
+# Both compilers, each into its own build folder; the autoscaler itself is
+# built too, so that both compilers see it warning-free.
+TOOLS_COMPILERS := gcc clang
+
+test-tools:
+	@pass=0; fail=0; \
+	for c in $(TOOLS_COMPILERS); do \
+		out=$$($(MAKE) --no-print-directory CC=$$c tools \
+			test-tools-one 2>&1); rc=$$?; \
+		printf '%s\n' "$$out"; \
+		line=$$(printf '%s\n' "$$out" | \
+			sed -nE 's/^[a-z+-]+: ([0-9]+ passed, [0-9]+ failed)$$/\1/p' | \
+			tail -1); \
+		p=$$(printf '%s' "$$line" | sed -nE 's/^([0-9]+) passed.*/\1/p'); \
+		f=$$(printf '%s' "$$line" | sed -nE 's/.* ([0-9]+) failed/\1/p'); \
+		p=$${p:-0}; f=$${f:-0}; \
+		if [ "$$rc" -ne 0 ] && [ "$$f" -eq 0 ]; then \
+			echo "$$c: build or run failed (exit $$rc)"; f=1; \
+		fi; \
+		pass=$$((pass + p)); fail=$$((fail + f)); \
+	done; \
+	echo "$$pass passed, $$fail failed"; \
+	[ "$$fail" -eq 0 ]
