@@ -198,16 +198,15 @@ int as_describe(const struct as_config *cfg, unsigned int load,
 	case AS_REASON_HOLDING_DOWN:
 	case AS_REASON_UNDER_LOW:
 	case AS_REASON_AT_TARGET:
-		return snprintf(buf, len,
-				"load %u%% < %llu%% (%u%% of %u vCPU%s) for "
-				"%llu.%u s of %llu.%u s, target ceil(%u/%u) "
-				"= %u%s",
-				load, low, cfg->low_pct, vcpus, plural(vcpus),
-				held_s, held_tenth, hold_s, hold_tenth, load,
-				cfg->high_pct, d->target,
-				d->reason == AS_REASON_AT_TARGET
-					? " (not lower)"
-					: "");
+		return snprintf(
+			buf, len,
+			"load %u%% < %llu%% (%u%% of %u vCPU%s) for "
+			"%llu.%u s of %llu.%u s, target ceil(%u/%u) "
+			"= %u%s",
+			load, low, cfg->low_pct, vcpus, plural(vcpus), held_s,
+			held_tenth, hold_s, hold_tenth, load, cfg->high_pct,
+			d->target,
+			d->reason == AS_REASON_AT_TARGET ? " (not lower)" : "");
 	case AS_REASON_BELOW_MIN:
 		return snprintf(buf, len, "%u vCPU%s is below --min %u", vcpus,
 				plural(vcpus), cfg->min_vcpus);

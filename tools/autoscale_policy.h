@@ -61,7 +61,7 @@ enum as_reason {
 
 /* Per-domain memory of the condition being held. */
 struct as_state {
-	int trend;	  /* +1 above high, -1 below low, 0 in band */
+	int trend;	   /* +1 above high, -1 below low, 0 in band */
 	uint64_t since_ms; /* time of the first sample of this trend */
 };
 

@@ -127,8 +127,7 @@ static void fmt_elapsed(char *buf, size_t len, uint64_t t)
 }
 
 /* One log line on stdout: "[elapsed] message". */
-static void __attribute__((format(printf, 1, 2))) log_line(const char *fmt,
-							  ...)
+static void __attribute__((format(printf, 1, 2))) log_line(const char *fmt, ...)
 {
 	char t[NUM_MAX];
 	va_list ap;
@@ -608,11 +607,11 @@ static void print_help(void)
 	       "%d usage,\n"
 	       "%d xenstore unreachable, %d domain not found, %d every domain "
 	       "disappeared.\n",
-	       DEFAULT_HIGH_PCT, DEFAULT_LOW_PCT, DEFAULT_PERIOD_MS / MS_PER_SEC,
-	       DEFAULT_PERIOD_MS % MS_PER_SEC, DEFAULT_HOLD_MS / MS_PER_SEC,
-	       DEFAULT_HOLD_MS % MS_PER_SEC, DEFAULT_MIN_VCPUS, DEFAULT_XL,
-	       EXIT_RUNTIME, EXIT_USAGE, EXIT_XENSTORE, EXIT_NO_DOMAIN,
-	       EXIT_ALL_GONE);
+	       DEFAULT_HIGH_PCT, DEFAULT_LOW_PCT,
+	       DEFAULT_PERIOD_MS / MS_PER_SEC, DEFAULT_PERIOD_MS % MS_PER_SEC,
+	       DEFAULT_HOLD_MS / MS_PER_SEC, DEFAULT_HOLD_MS % MS_PER_SEC,
+	       DEFAULT_MIN_VCPUS, DEFAULT_XL, EXIT_RUNTIME, EXIT_USAGE,
+	       EXIT_XENSTORE, EXIT_NO_DOMAIN, EXIT_ALL_GONE);
 }
 
 enum long_only {
@@ -624,22 +623,22 @@ enum long_only {
 static void parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "high", required_argument, NULL, 'H' },
-		{ "low", required_argument, NULL, 'L' },
-		{ "period", required_argument, NULL, 'p' },
-		{ "hold", required_argument, NULL, OPT_HOLD },
-		{ "hold-up", required_argument, NULL, OPT_HOLD_UP },
-		{ "hold-down", required_argument, NULL, OPT_HOLD_DOWN },
-		{ "min", required_argument, NULL, 'm' },
-		{ "max", required_argument, NULL, 'M' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "csv", required_argument, NULL, 'c' },
-		{ "once", no_argument, NULL, '1' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "xl", required_argument, NULL, 'x' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"high", required_argument, NULL, 'H'},
+		{"low", required_argument, NULL, 'L'},
+		{"period", required_argument, NULL, 'p'},
+		{"hold", required_argument, NULL, OPT_HOLD},
+		{"hold-up", required_argument, NULL, OPT_HOLD_UP},
+		{"hold-down", required_argument, NULL, OPT_HOLD_DOWN},
+		{"min", required_argument, NULL, 'm'},
+		{"max", required_argument, NULL, 'M'},
+		{"duration", required_argument, NULL, 'd'},
+		{"csv", required_argument, NULL, 'c'},
+		{"once", no_argument, NULL, '1'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"xl", required_argument, NULL, 'x'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	char err[REASON_LEN];
 	struct as_config check;
@@ -658,35 +657,36 @@ static void parse_args(int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'H':
-			opt.cfg.high_pct = opt_uint("--high", optarg, 1,
-						    AS_THRESHOLD_MAX);
+			opt.cfg.high_pct =
+				opt_uint("--high", optarg, 1, AS_THRESHOLD_MAX);
 			break;
 		case 'L':
-			opt.cfg.low_pct = opt_uint("--low", optarg, 0,
-						   AS_THRESHOLD_MAX);
+			opt.cfg.low_pct =
+				opt_uint("--low", optarg, 0, AS_THRESHOLD_MAX);
 			break;
 		case 'p':
-			opt.period_ms = opt_seconds("--period", optarg,
-						    PERIOD_MIN_MS);
+			opt.period_ms =
+				opt_seconds("--period", optarg, PERIOD_MIN_MS);
 			break;
 		case OPT_HOLD:
 			opt.cfg.hold_up_ms = opt_seconds("--hold", optarg, 0);
 			opt.cfg.hold_down_ms = opt.cfg.hold_up_ms;
 			break;
 		case OPT_HOLD_UP:
-			opt.cfg.hold_up_ms = opt_seconds("--hold-up", optarg, 0);
+			opt.cfg.hold_up_ms =
+				opt_seconds("--hold-up", optarg, 0);
 			break;
 		case OPT_HOLD_DOWN:
 			opt.cfg.hold_down_ms =
 				opt_seconds("--hold-down", optarg, 0);
 			break;
 		case 'm':
-			opt.cfg.min_vcpus = opt_uint("--min", optarg, 1,
-						     AS_VCPUS_MAX);
+			opt.cfg.min_vcpus =
+				opt_uint("--min", optarg, 1, AS_VCPUS_MAX);
 			break;
 		case 'M':
-			opt.cfg.max_vcpus = opt_uint("--max", optarg, 1,
-						     AS_VCPUS_MAX);
+			opt.cfg.max_vcpus =
+				opt_uint("--max", optarg, 1, AS_VCPUS_MAX);
 			break;
 		case 'd':
 			opt.duration_ms = opt_seconds("--duration", optarg, 0);
@@ -804,9 +804,8 @@ static void sleep_until(uint64_t until_ms)
 		.tv_nsec = (long)(until_ms % MS_PER_SEC) * NS_PER_MS,
 	};
 
-	while (!stop_signal &&
-	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-		       EINTR)
+	while (!stop_signal && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+					       &ts, NULL) == EINTR)
 		;
 }
 
@@ -870,7 +869,7 @@ int main(int argc, char **argv)
 	log_line("stopped%s%s after %u sample round%s: %llu change%s%s, "
 		 "%llu xl failure%s, %llu CSV row%s%s%s",
 		 stop_signal ? " by " : "",
-		 stop_signal == SIGINT	 ? "SIGINT"
+		 stop_signal == SIGINT	  ? "SIGINT"
 		 : stop_signal == SIGTERM ? "SIGTERM"
 					  : "",
 		 rounds, rounds == 1 ? "" : "s", changes,

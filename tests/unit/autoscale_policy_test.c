@@ -49,10 +49,9 @@ static struct as_decision sample(const struct as_config *cfg,
  * Feed `load` every PERIOD_MS for n samples starting at *now, applying
  * every change to *vcpus; returns the number of changes.
  */
-static unsigned int run_steady(const struct as_config *cfg,
-			       struct as_state *st, uint64_t *now,
-			       unsigned int load, unsigned int *vcpus,
-			       unsigned int n)
+static unsigned int run_steady(const struct as_config *cfg, struct as_state *st,
+			       uint64_t *now, unsigned int load,
+			       unsigned int *vcpus, unsigned int n)
 {
 	unsigned int changes = 0, i;
 
@@ -78,7 +77,7 @@ static void target_is_ceil_of_load_over_high(void **state)
 	assert_int_equal(as_target(&cfg, 241), 4);
 	assert_int_equal(as_target(&cfg, 80), 1);
 	assert_int_equal(as_target(&cfg, 81), 2);
-	assert_int_equal(as_target(&cfg, 0), 1);    /* never below min */
+	assert_int_equal(as_target(&cfg, 0), 1); /* never below min */
 	assert_int_equal(as_target(&cfg, 10000), AS_VCPUS_MAX);
 }
 
@@ -162,8 +161,8 @@ static void hold_restarts_when_the_trend_reverses(void **state)
 
 	(void)state;
 	as_state_init(&st);
-	sample(&base_cfg, &st, 0, 0, 2);    /* below low */
-	sample(&base_cfg, &st, 2000, 0, 2); /* 2 s below */
+	sample(&base_cfg, &st, 0, 0, 2);	  /* below low */
+	sample(&base_cfg, &st, 2000, 0, 2);	  /* 2 s below */
 	d = sample(&base_cfg, &st, 2500, 300, 2); /* above high */
 	assert_int_equal(d.reason, AS_REASON_HOLDING_UP);
 	assert_int_equal(d.held_ms, 0);
@@ -178,7 +177,7 @@ static void load_swinging_inside_the_band_never_changes(void **state)
 	uint64_t now = 0;
 	unsigned int vcpus = 4, i, changes = 0;
 	/* 4 vCPUs: band 160..320%. */
-	static const unsigned int loads[] = { 170, 310, 165, 319, 240, 161 };
+	static const unsigned int loads[] = {170, 310, 165, 319, 240, 161};
 
 	(void)state;
 	as_state_init(&st);
@@ -192,8 +191,8 @@ static void load_swinging_inside_the_band_never_changes(void **state)
 	assert_int_equal(changes, 0);
 }
 
-static void load_flickering_across_high_shorter_than_hold_never_changes(
-	void **state)
+static void
+load_flickering_across_high_shorter_than_hold_never_changes(void **state)
 {
 	struct as_state st;
 	uint64_t now = 0;
@@ -205,15 +204,15 @@ static void load_flickering_across_high_shorter_than_hold_never_changes(
 	for (i = 0; i < STEADY_SAMPLES; i++, now += PERIOD_MS) {
 		unsigned int load = i % 3 == 2 ? 75 : 85;
 
-		changes += sample(&base_cfg, &st, now, load, 1).action !=
-			   AS_STAY;
+		changes +=
+			sample(&base_cfg, &st, now, load, 1).action != AS_STAY;
 	}
 	assert_int_equal(changes, 0);
 }
 
 static void steady_load_settles_with_one_change(void **state)
 {
-	static const unsigned int loads[] = { 0, 50, 81, 150, 250, 320, 399 };
+	static const unsigned int loads[] = {0, 50, 81, 150, 250, 320, 399};
 	unsigned int i;
 
 	(void)state;
@@ -484,7 +483,8 @@ int main(void)
 		cmocka_unit_test(target_is_clamped_to_min_and_max),
 		cmocka_unit_test(ramp_up_waits_for_the_hold_time),
 		cmocka_unit_test(zero_hold_acts_on_the_first_sample),
-		cmocka_unit_test(hold_restarts_when_the_load_dips_into_the_band),
+		cmocka_unit_test(
+			hold_restarts_when_the_load_dips_into_the_band),
 		cmocka_unit_test(hold_restarts_when_the_trend_reverses),
 		cmocka_unit_test(load_swinging_inside_the_band_never_changes),
 		cmocka_unit_test(
