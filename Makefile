@@ -36,6 +36,10 @@ include mk/engine.mk
 include mk/xs.mk
 include mk/guest.mk
 include mk/xen.mk
+
+# The site checker always checks the guest kernel too, not only when it
+# happens to be built already.
+check-sites: $(GUEST_ELF)
 include mk/tools.mk
 
 # Every test that exists; the summary script adds up each part's
