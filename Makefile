@@ -36,11 +36,11 @@ include mk/engine.mk
 include mk/xs.mk
 include mk/guest.mk
 include mk/xen.mk
+include mk/tools.mk
 
 # The site checker always checks the guest kernel too, not only when it
 # happens to be built already.
 check-sites: $(GUEST_ELF)
-include mk/tools.mk
 
 # Every test that exists; the summary script adds up each part's
 # "N passed, N failed" line and prints the total as the last line.
