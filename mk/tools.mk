@@ -88,3 +88,8 @@ test-tools:
 	done; \
 	echo "$$pass passed, $$fail failed"; \
 	[ "$$fail" -eq 0 ]
+
+# The dom0 initramfs carries the autoscaler (scripts/mkinitramfs.sh takes
+# AUTOSCALER from the environment): build it before any Xen run.
+export AUTOSCALER
+test-xen demo-xen dom0-initrd: $(AUTOSCALER)

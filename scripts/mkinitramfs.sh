@@ -162,9 +162,22 @@ if [ -n "$GUEST_ELF" ]; then
 	install -m 0644 "$GUEST_ELF" "$stage/opt/smpalt/smpalt.elf"
 fi
 
+# --- dom0 tools built on the host (mk/tools.mk), linked against
+# libxenstore.so.4 (the Debian libraries copied above are the same version).
+# AUTOSCALER from the environment, else the gcc or clang build if present.
+AUTOSCALER=${AUTOSCALER:-}
+for a in "$TOP"/build/{gcc,clang}/tools/smpalt-autoscaler; do
+	[ -n "$AUTOSCALER" ] || [ ! -x "$a" ] || AUTOSCALER=$a
+done
+if [ -n "$AUTOSCALER" ]; then
+	mkdir -p "$stage/usr/local/bin"
+	copy_bin "$AUTOSCALER" usr/local/bin/smpalt-autoscaler
+fi
+
 mkdir -p "$(dirname "$out")"
 (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
 mv "$out.tmp" "$out"
 echo "mkinitramfs: $out ($(du -h "$out" | cut -f1)," \
 	"guest: ${GUEST_ELF:-none}, ${#copied[@]} libraries)"
+echo "mkinitramfs: autoscaler: ${AUTOSCALER:-none}"
