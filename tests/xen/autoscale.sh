@@ -1,0 +1,163 @@
+# Scenario autoscale: smpalt-autoscaler scales the guest by its load.
+# Input: the guest (vcpus=1, maxvcpus=4) with the autoscaler watching it
+# (period 0.5 s, hold 1.5 s, high 80%, low 40%); control/smpalt/demand
+# 0, then 250 (work for 2.5 vCPUs), then 0; then SIGTERM.
+# Expected: no change while idle; with demand 250 the autoscaler sets
+# ceil(250/80) = 4 vCPUs (online >= 3, mode smp); back at 0 it sets 1
+# (online 1, mode up); it stops cleanly on SIGTERM with a CSV row per
+# sample and a logged reason per change.  Then: a missing domain exits 4
+# and a domain destroyed under it is dropped (exit 5, every domain gone).
+# The CSV and the autoscaler's log come back as autoscale.csv and
+# autoscale-autoscaler.log in the results folder.
+
+AUTOSCALER=/usr/local/bin/smpalt-autoscaler
+READY="smpalt: ready"
+BOOT_TIMEOUT=60
+SAMPLE_TIMEOUT=20
+SCALE_TIMEOUT=40
+IDLE_SECONDS=4
+DEMAND=250
+ONLINE_UP_MIN=3
+MAXVCPUS=4 # xl-configs/smpalt.cfg
+# Autoscaler settings: short, so that the scenario fits its time limit.
+PERIOD=0.5
+HOLD=1.5
+HIGH=80
+LOW=40
+CSV=/tmp/autoscale.csv
+AS_LOG=/tmp/autoscale-autoscaler.log
+# Exit codes of smpalt-autoscaler (its --help).
+EXIT_NO_DOMAIN=4
+EXIT_ALL_GONE=5
+STOP_TIMEOUT=10
+
+[ -x "$AUTOSCALER" ] || result SKIP "no $AUTOSCALER in the initramfs (make tools)"
+require_guest
+
+# Send a file to the host now, as <name> in the results folder.
+send_back() {
+	emit_file "$1" "$2" >/dev/console
+}
+
+finish() {
+	echo "--- autoscaler log"
+	cat "$AS_LOG" 2>/dev/null
+	echo "---"
+	send_back autoscale.csv "$CSV"
+	send_back autoscale-autoscaler.log "$AS_LOG"
+}
+
+# alive PID: the process runs (a zombie not yet waited for does not).
+alive() {
+	local st
+	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# wait_online MIN MAX TIMEOUT: wait until MIN <= data/smpalt/online <= MAX.
+wait_online() {
+	local lo=$1 hi=$2 end=$(($(date +%s) + $3)) v=
+	while [ "$(date +%s)" -le $end ]; do
+		v=$(xs_read_guest data/smpalt/online)
+		if [ "${v:-0}" -ge "$lo" ] 2>/dev/null && [ "${v:-0}" -le "$hi" ]; then
+			return 0
+		fi
+		usleep $POLL_USEC
+	done
+	log "online='$v', wanted $lo..$hi"
+	return 1
+}
+
+# stop_autoscaler: SIGTERM, wait; sets AS_RC.
+stop_autoscaler() {
+	local end=$(($(date +%s) + STOP_TIMEOUT))
+	kill -TERM "$AS_PID" 2>/dev/null
+	while alive "$AS_PID"; do
+		if [ "$(date +%s)" -gt $end ]; then
+			kill -KILL "$AS_PID"
+			finish
+			fail "autoscaler still running ${STOP_TIMEOUT}s after SIGTERM"
+		fi
+		usleep $POLL_USEC
+	done
+	wait "$AS_PID"
+	AS_RC=$?
+}
+
+# --- 1. a name that no domain has: clear message, exit code 4
+$AUTOSCALER --once no-such-domain >/tmp/as-missing.log 2>&1
+rc=$?
+cat /tmp/as-missing.log
+[ $rc -eq $EXIT_NO_DOMAIN ] ||
+	fail "missing domain: exit $rc, expected $EXIT_NO_DOMAIN"
+grep -q "no domain 'no-such-domain'" /tmp/as-missing.log ||
+	fail "missing domain: no clear message"
+
+# --- 2. the guest, idle, with the autoscaler watching it
+guest_create
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+wait_for_xs data/smpalt/load 0 $SAMPLE_TIMEOUT || fail "no data/smpalt/load=0 at boot"
+xs_write_guest control/smpalt/demand 0 || fail "cannot write control/smpalt/demand"
+
+$AUTOSCALER --period $PERIOD --hold $HOLD --high $HIGH --low $LOW \
+	--csv "$CSV" "$GUEST" >"$AS_LOG" 2>&1 &
+AS_PID=$!
+note "autoscaler pid $AS_PID watching $GUEST (period ${PERIOD}s, hold ${HOLD}s)"
+sleep $IDLE_SECONDS
+alive "$AS_PID" || { finish; fail "autoscaler exited while idle"; }
+v=$(xs_read_guest data/smpalt/online)
+[ "$v" = 1 ] || { finish; fail "idle: online=$v, expected 1 (no change)"; }
+
+# --- 3. demand 250: up to >= 3 vCPUs, SMP code
+t=$(now_cs)
+xs_write_guest control/smpalt/demand $DEMAND
+wait_online $ONLINE_UP_MIN $MAXVCPUS $SCALE_TIMEOUT ||
+	{ finish; fail "demand $DEMAND: online never reached $ONLINE_UP_MIN"; }
+up_s=$(since "$t")
+wait_for_xs data/smpalt/mode smp $SAMPLE_TIMEOUT ||
+	{ finish; fail "demand $DEMAND: mode never became smp"; }
+note "demand $DEMAND: online $(xs_read_guest data/smpalt/online), mode smp after $up_s s"
+
+# --- 4. demand 0: back to 1 vCPU, UP code
+t=$(now_cs)
+xs_write_guest control/smpalt/demand 0
+wait_online 1 1 $SCALE_TIMEOUT ||
+	{ finish; fail "demand 0: online never went back to 1"; }
+down_s=$(since "$t")
+wait_for_xs data/smpalt/mode up $SAMPLE_TIMEOUT ||
+	{ finish; fail "demand 0: mode never went back to up"; }
+note "demand 0: online 1, mode up after $down_s s"
+
+# --- 5. SIGTERM: clean stop, CSV and log complete
+stop_autoscaler
+[ $AS_RC -eq 0 ] || { finish; fail "autoscaler exited $AS_RC after SIGTERM"; }
+rows=$(($(wc -l <"$CSV") - 1))
+ups=$(grep -c 'over-high' "$AS_LOG")
+downs=$(grep -c 'under-low' "$AS_LOG")
+smp_rows=$(grep -c ',smp,' "$CSV")
+finish
+head -1 "$CSV" | grep -qx 'time_s,domain,load,vcpus,mode,throughput' ||
+	fail "CSV header is '$(head -1 "$CSV")'"
+[ "$rows" -gt 0 ] || fail "CSV has no rows"
+[ "$smp_rows" -gt 0 ] || fail "CSV has no row in smp mode"
+[ "$ups" -ge 1 ] && [ "$downs" -ge 1 ] ||
+	fail "log has $ups scale-up and $downs scale-down decisions"
+grep -q 'stopped by SIGTERM' "$AS_LOG" || fail "no clean stop line in the log"
+
+# --- 6. the domain disappears under the autoscaler
+$AUTOSCALER --period $PERIOD "$GUEST" >/tmp/as-gone.log 2>&1 &
+AS_PID=$!
+sleep 2
+guest_destroy
+end=$(($(date +%s) + STOP_TIMEOUT))
+while alive "$AS_PID" && [ "$(date +%s)" -le $end ]; do
+	usleep $POLL_USEC
+done
+alive "$AS_PID" && { kill -KILL "$AS_PID"; fail "autoscaler kept running after the domain went"; }
+wait "$AS_PID"
+rc=$?
+cat /tmp/as-gone.log
+[ $rc -eq $EXIT_ALL_GONE ] || fail "domain destroyed: exit $rc, expected $EXIT_ALL_GONE"
+grep -q 'disappeared: dropped' /tmp/as-gone.log || fail "no 'disappeared' line"
+
+result SUCCESS "demand $DEMAND: >= $ONLINE_UP_MIN vCPUs + smp in $up_s s; demand 0: 1 vCPU + up in $down_s s; $rows CSV rows, $ups up / $downs down decisions"
