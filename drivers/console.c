@@ -36,7 +36,10 @@ static struct xencons_interface *cons_ring;
 static evtchn_port_t cons_port;
 static spinlock_t cons_lock = SPINLOCK_INIT;
 static volatile bool cons_panic;
-/* Set once the backend looked stuck: later writes do not wait again. */
+/*
+ * Set when the backend freed no room for CONS_STUCK_NS: until it frees
+ * some, writes that find the ring full drop the rest instead of waiting.
+ */
 static bool cons_stuck;
 
 int cons_init(void)
@@ -107,6 +110,9 @@ void cons_write(const char *s, size_t n)
 
 		s += done;
 		n -= done;
+		/* Room appeared: the backend reads again, so wait for it. */
+		if (done)
+			cons_stuck = false;
 		if (!n)
 			break;
 		if (cons_stuck)
