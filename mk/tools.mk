@@ -24,9 +24,14 @@ TOOLS_CFLAGS := $(filter-out -I$(TOP)/include,$(HOST_CFLAGS)) \
 TOOLS_LIBS   := -lxenstore
 TOOLS_POLICY := tools/autoscale_policy.c tools/autoscale_policy.h
 
-TOOLS_TESTS  := autoscale_policy_test
+TOOLS_TESTS  := autoscale_policy_test autoscale_tool_test
 TOOLS_SRCS_autoscale_policy_test := tests/unit/autoscale_policy_test.c \
 	tools/autoscale_policy.c
+# End to end: the real binary against an in-memory xenstore the test serves.
+TOOLS_SRCS_autoscale_tool_test := tests/unit/autoscale_tool_test.c
+TOOLS_DEPS_autoscale_tool_test := $(AUTOSCALER)
+TOOLS_FLAGS_autoscale_tool_test := -DAUTOSCALER_BIN='"$(AUTOSCALER)"' -pthread
+TOOLS_LIBS_autoscale_tool_test := -lxenstore
 
 tools: $(AUTOSCALER)
 all: $(AUTOSCALER)
@@ -39,9 +44,11 @@ $(AUTOSCALER): tools/autoscaler.c $(TOOLS_POLICY) mk/tools.mk
 TOOLS_TEST_BINS := $(addprefix $(TOOLS_OUT)/,$(TOOLS_TESTS))
 
 define TOOLS_TEST_RULE
-$(TOOLS_OUT)/$(1): $(TOOLS_SRCS_$(1)) $(TOOLS_POLICY) mk/tools.mk
+$(TOOLS_OUT)/$(1): $(TOOLS_SRCS_$(1)) $(TOOLS_POLICY) $(TOOLS_DEPS_$(1)) \
+		mk/tools.mk
 	@mkdir -p $$(@D)
-	$$(CC) $$(TOOLS_CFLAGS) -o $$@ $(TOOLS_SRCS_$(1)) -lcmocka
+	$$(CC) $$(TOOLS_CFLAGS) $(TOOLS_FLAGS_$(1)) -o $$@ $(TOOLS_SRCS_$(1)) \
+		-lcmocka $(TOOLS_LIBS_$(1))
 endef
 $(foreach t,$(TOOLS_TESTS),$(eval $(call TOOLS_TEST_RULE,$(t))))
 

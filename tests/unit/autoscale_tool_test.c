@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests of the smpalt-autoscaler program itself, end to end, without
+ * Xen: the test serves a small in-memory xenstore on a Unix socket
+ * (libxenstore connects to XENSTORED_PATH), runs the real binary against
+ * it, and stands in for `xl` (the binary runs this program with --xl; in
+ * that role it writes cpu/<i>/availability and the guest's
+ * data/smpalt/online and mode, as xl and the guest would).
+ *
+ * Covered: unreachable xenstore (exit 3), bad option (2), missing domain
+ * (4), scaling up and down with the load and the CSV, SIGTERM, --once
+ * --dry-run, a failing xl, a domain disappearing mid-run (dropped; exit 5
+ * when none is left), a load key that is absent.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <xenstore.h>
+#include <xen/io/xs_wire.h>
+
+#ifndef AUTOSCALER_BIN
+#error "AUTOSCALER_BIN: the path of smpalt-autoscaler (mk/tools.mk)"
+#endif
+
+#define STORE_MAX 256
+#define PATH_LEN 128
+#define VALUE_LEN 64
+#define MSG_MAX 4096
+#define TEXT_MAX 16384
+#define ARGS_MAX 24
+#define POLL_MS 10
+#define WAIT_MS 5000
+#define NS_PER_MS 1000000L
+#define MS_PER_SEC 1000
+#define LISTEN_BACKLOG 8
+#define GUEST_DOMID 3
+#define OTHER_DOMID 4
+#define GUEST_MAXVCPUS 4
+
+/* smpalt-autoscaler's exit codes (its --help). */
+#define EXIT_USAGE 2
+#define EXIT_XENSTORE 3
+#define EXIT_NO_DOMAIN 4
+#define EXIT_ALL_GONE 5
+#define EXIT_RUNTIME 1
+
+/* Short periods so that each test takes a fraction of a second. */
+#define FAST_ARGS "--period", "0.05", "--hold", "0.1"
+
+/* ------------------------------------------------- in-memory xenstore */
+
+struct node {
+	bool used;
+	char path[PATH_LEN];
+	char value[VALUE_LEN];
+};
+
+static struct node store[STORE_MAX];
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Short: a socket path must fit in sockaddr_un's sun_path (108 bytes). */
+#define DIR_LEN 48
+static char tmpdir[DIR_LEN], sock_path[DIR_LEN + 16];
+static int listen_fd = -1;
+static char self_exe[PATH_LEN];
+
+static struct node *store_find(const char *path)
+{
+	unsigned int i;
+
+	for (i = 0; i < STORE_MAX; i++)
+		if (store[i].used && !strcmp(store[i].path, path))
+			return &store[i];
+	return NULL;
+}
+
+static void store_set(const char *path, const char *value)
+{
+	struct node *n;
+	unsigned int i;
+
+	pthread_mutex_lock(&store_lock);
+	n = store_find(path);
+	for (i = 0; !n && i < STORE_MAX; i++)
+		if (!store[i].used)
+			n = &store[i];
+	assert_non_null(n);
+	n->used = true;
+	snprintf(n->path, sizeof(n->path), "%s", path);
+	snprintf(n->value, sizeof(n->value), "%s", value);
+	pthread_mutex_unlock(&store_lock);
+}
+
+static void store_setf(const char *value, const char *fmt, ...)
+{
+	char path[PATH_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	store_set(path, value);
+}
+
+/* Remove path and everything below it. */
+static void store_rm(const char *path)
+{
+	size_t len = strlen(path);
+	unsigned int i;
+
+	pthread_mutex_lock(&store_lock);
+	for (i = 0; i < STORE_MAX; i++)
+		if (store[i].used && !strncmp(store[i].path, path, len) &&
+		    (store[i].path[len] == '\0' || store[i].path[len] == '/'))
+			store[i].used = false;
+	pthread_mutex_unlock(&store_lock);
+}
+
+static bool store_get(const char *path, char *value, size_t len)
+{
+	struct node *n;
+
+	pthread_mutex_lock(&store_lock);
+	n = store_find(path);
+	if (n)
+		snprintf(value, len, "%s", n->value);
+	pthread_mutex_unlock(&store_lock);
+	return n != NULL;
+}
+
+/* Children of path, each NUL-terminated; -1 if path does not exist. */
+static int store_directory(const char *path, char *out, size_t cap)
+{
+	size_t len = strlen(path), used = 0;
+	bool exists = false;
+	unsigned int i;
+
+	pthread_mutex_lock(&store_lock);
+	for (i = 0; i < STORE_MAX; i++) {
+		const char *p = store[i].path, *child, *end;
+		size_t clen, off;
+		bool dup = false;
+
+		if (!store[i].used || strncmp(p, path, len))
+			continue;
+		if (p[len] == '\0')
+			exists = true;
+		if (p[len] != '/')
+			continue;
+		exists = true;
+		child = p + len + 1;
+		end = strchr(child, '/');
+		clen = end ? (size_t)(end - child) : strlen(child);
+		for (off = 0; off < used; off += strlen(out + off) + 1)
+			if (strlen(out + off) == clen &&
+			    !strncmp(out + off, child, clen))
+				dup = true;
+		if (dup || used + clen + 1 > cap)
+			continue;
+		memcpy(out + used, child, clen);
+		out[used + clen] = '\0';
+		used += clen + 1;
+	}
+	pthread_mutex_unlock(&store_lock);
+	return exists ? (int)used : -1;
+}
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read(fd, p, len);
+
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static void reply(int fd, const struct xsd_sockmsg *req, uint32_t type,
+		  const void *body, size_t len)
+{
+	struct xsd_sockmsg h = *req;
+	ssize_t rc;
+
+	h.type = type;
+	h.len = (uint32_t)len;
+	rc = write(fd, &h, sizeof(h));
+	if (rc == (ssize_t)sizeof(h) && len)
+		rc = write(fd, body, len);
+	(void)rc; /* a client gone away is not the test's concern */
+}
+
+static void reply_error(int fd, const struct xsd_sockmsg *req, const char *err)
+{
+	reply(fd, req, XS_ERROR, err, strlen(err) + 1);
+}
+
+/* One client connection: requests in, replies out, until it closes. */
+static void *serve_client(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	static const char ok[] = "OK";
+	struct xsd_sockmsg req;
+	char body[MSG_MAX + 1], out[MSG_MAX];
+
+	while (read_full(fd, &req, sizeof(req)) && req.len <= MSG_MAX &&
+	       read_full(fd, body, req.len)) {
+		char value[VALUE_LEN];
+		int n;
+
+		body[req.len] = '\0';
+		switch (req.type) {
+		case XS_READ:
+			if (store_get(body, value, sizeof(value)))
+				reply(fd, &req, XS_READ, value, strlen(value));
+			else
+				reply_error(fd, &req, "ENOENT");
+			break;
+		case XS_DIRECTORY:
+			n = store_directory(body, out, sizeof(out));
+			if (n < 0)
+				reply_error(fd, &req, "ENOENT");
+			else
+				reply(fd, &req, XS_DIRECTORY, out, (size_t)n);
+			break;
+		case XS_WRITE: {
+			size_t plen = strlen(body);
+
+			if (plen >= req.len) {
+				reply_error(fd, &req, "EINVAL");
+				break;
+			}
+			snprintf(value, sizeof(value), "%.*s",
+				 (int)(req.len - plen - 1), body + plen + 1);
+			store_set(body, value);
+			reply(fd, &req, XS_WRITE, ok, sizeof(ok));
+			break;
+		}
+		case XS_RM:
+			store_rm(body);
+			reply(fd, &req, XS_RM, ok, sizeof(ok));
+			break;
+		default:
+			reply_error(fd, &req, "ENOSYS");
+		}
+	}
+	close(fd);
+	return NULL;
+}
+
+static void *serve(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		int fd = accept(listen_fd, NULL, NULL);
+		pthread_t t;
+
+		if (fd < 0)
+			return NULL; /* closed at the end of the tests */
+		pthread_create(&t, NULL, serve_client, (void *)(intptr_t)fd);
+		pthread_detach(t);
+	}
+}
+
+static void start_server(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	pthread_t t;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/smpalt-autoscale-XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	snprintf(sock_path, sizeof(sock_path), "%s/socket", tmpdir);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
+	listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_true(listen_fd >= 0);
+	assert_int_equal(bind(listen_fd, (struct sockaddr *)&sa, sizeof(sa)),
+			 0);
+	assert_int_equal(listen(listen_fd, LISTEN_BACKLOG), 0);
+	assert_int_equal(pthread_create(&t, NULL, serve, NULL), 0);
+	pthread_detach(t);
+	setenv("XENSTORED_PATH", sock_path, 1);
+}
+
+/* ------------------------------------------------------ the fake xl */
+
+/*
+ * xl vcpu-set -i DOMID N, as xl and the guest together would answer it:
+ * cpu/<i>/availability for every vCPU, then data/smpalt/online and mode.
+ * FAKE_XL_FAIL in the environment makes it fail.
+ */
+static int fake_xl(int argc, char **argv)
+{
+	char path[PATH_LEN], num[VALUE_LEN];
+	struct xs_handle *h;
+	unsigned int domid, n, i;
+	FILE *logf;
+
+	if (argc != 5 || strcmp(argv[2], "-i"))
+		return EXIT_USAGE;
+	domid = (unsigned int)atoi(argv[3]);
+	n = (unsigned int)atoi(argv[4]);
+	logf = getenv("FAKE_XL_LOG") ? fopen(getenv("FAKE_XL_LOG"), "a") : NULL;
+	if (logf) {
+		fprintf(logf, "%u %u\n", domid, n);
+		fclose(logf);
+	}
+	if (getenv("FAKE_XL_FAIL"))
+		return EXIT_RUNTIME;
+	h = xs_open(0);
+	if (!h)
+		return EXIT_XENSTORE;
+	for (i = 0; i < GUEST_MAXVCPUS; i++) {
+		const char *v = i < n ? "online" : "offline";
+
+		snprintf(path, sizeof(path),
+			 "/local/domain/%u/cpu/%u/availability", domid, i);
+		xs_write(h, XBT_NULL, path, v, strlen(v));
+	}
+	snprintf(path, sizeof(path), "/local/domain/%u/data/smpalt/online",
+		 domid);
+	snprintf(num, sizeof(num), "%u", n);
+	xs_write(h, XBT_NULL, path, num, strlen(num));
+	snprintf(path, sizeof(path), "/local/domain/%u/data/smpalt/mode",
+		 domid);
+	xs_write(h, XBT_NULL, path, n > 1 ? "smp" : "up",
+		 strlen(n > 1 ? "smp" : "up"));
+	xs_close(h);
+	return 0;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static char out_path[DIR_LEN + 16], csv_path[DIR_LEN + 16],
+	xl_log[DIR_LEN + 16];
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / MS_PER_SEC, ms % MS_PER_SEC * NS_PER_MS};
+
+	nanosleep(&ts, NULL);
+}
+
+/* An smpalt guest as xl and the guest itself leave it in xenstore. */
+static void add_guest(unsigned int domid, const char *name, const char *load)
+{
+	unsigned int i;
+
+	store_setf(name, "/local/domain/%u/name", domid);
+	for (i = 0; i < GUEST_MAXVCPUS; i++)
+		store_setf(i ? "offline" : "online",
+			   "/local/domain/%u/cpu/%u/availability", domid, i);
+	store_setf("1", "/local/domain/%u/data/smpalt/online", domid);
+	store_setf("up", "/local/domain/%u/data/smpalt/mode", domid);
+	store_setf("100", "/local/domain/%u/data/smpalt/throughput", domid);
+	if (load)
+		store_setf(load, "/local/domain/%u/data/smpalt/load", domid);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	pthread_mutex_lock(&store_lock);
+	memset(store, 0, sizeof(store));
+	pthread_mutex_unlock(&store_lock);
+	store_set("/local/domain/0/name", "Domain-0");
+	snprintf(out_path, sizeof(out_path), "%s/out.log", tmpdir);
+	snprintf(csv_path, sizeof(csv_path), "%s/as.csv", tmpdir);
+	snprintf(xl_log, sizeof(xl_log), "%s/xl.log", tmpdir);
+	unlink(out_path);
+	unlink(csv_path);
+	unlink(xl_log);
+	setenv("FAKE_XL_LOG", xl_log, 1);
+	unsetenv("FAKE_XL_FAIL");
+	return 0;
+}
+
+/* Start the autoscaler with args (NULL-terminated), output to out_path. */
+static pid_t start_autoscaler(const char *first, ...)
+{
+	const char *argv[ARGS_MAX];
+	unsigned int n = 0;
+	va_list ap;
+	pid_t pid;
+
+	argv[n++] = AUTOSCALER_BIN;
+	argv[n++] = "--xl";
+	argv[n++] = self_exe;
+	va_start(ap, first);
+	for (argv[n] = first; argv[n] && n < ARGS_MAX - 1;
+	     argv[++n] = va_arg(ap, const char *))
+		;
+	va_end(ap);
+	argv[n] = NULL;
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execv(AUTOSCALER_BIN, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static int wait_exit(pid_t pid)
+{
+	int status;
+
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+static void expect_in_file(const char *path, const char *text)
+{
+	static char buf[TEXT_MAX];
+
+	slurp(path, buf, sizeof(buf));
+	if (!strstr(buf, text))
+		fail_msg("'%s' not in %s:\n%s", text, path, buf);
+}
+
+/* Wait until the file contains text; false after WAIT_MS. */
+static bool wait_for_text(const char *path, const char *text)
+{
+	static char buf[TEXT_MAX];
+	int waited;
+
+	for (waited = 0; waited < WAIT_MS; waited += POLL_MS) {
+		slurp(path, buf, sizeof(buf));
+		if (strstr(buf, text))
+			return true;
+		sleep_ms(POLL_MS);
+	}
+	return false;
+}
+
+static unsigned int count_lines(const char *path)
+{
+	static char buf[TEXT_MAX];
+	unsigned int n = 0;
+	char *p;
+
+	slurp(path, buf, sizeof(buf));
+	for (p = buf; (p = strchr(p, '\n')); p++)
+		n++;
+	return n;
+}
+
+/* -------------------------------------------------------------- tests */
+
+static void unreachable_xenstore_exits_3_with_a_message(void **state)
+{
+	char nowhere[DIR_LEN + 16];
+	pid_t pid;
+
+	(void)state;
+	snprintf(nowhere, sizeof(nowhere), "%s/no-socket", tmpdir);
+	setenv("XENSTORED_PATH", nowhere, 1);
+	pid = start_autoscaler("--once", "guest", NULL);
+	setenv("XENSTORED_PATH", sock_path, 1);
+	assert_int_equal(wait_exit(pid), EXIT_XENSTORE);
+	expect_in_file(out_path, "cannot connect to xenstore");
+}
+
+static void bad_option_exits_2_naming_it(void **state)
+{
+	(void)state;
+	assert_int_equal(
+		wait_exit(start_autoscaler("--low", "90", "guest", NULL)),
+		EXIT_USAGE);
+	expect_in_file(out_path, "low threshold 90% must be below");
+	assert_int_equal(
+		wait_exit(start_autoscaler("--period", "x", "guest", NULL)),
+		EXIT_USAGE);
+	expect_in_file(out_path, "--period: 'x'");
+	assert_int_equal(wait_exit(start_autoscaler(NULL)), EXIT_USAGE);
+	expect_in_file(out_path, "no DOMAIN given");
+}
+
+static void missing_domain_exits_4_naming_it(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "nosuch", NULL)),
+			 EXIT_NO_DOMAIN);
+	expect_in_file(out_path, "no domain 'nosuch'");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "77", NULL)),
+			 EXIT_NO_DOMAIN);
+	expect_in_file(out_path, "no domain '77'");
+}
+
+static void load_drives_vcpus_up_then_down_and_fills_the_csv(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	pid = start_autoscaler(FAST_ARGS, "--csv", csv_path, "guest", NULL);
+	sleep_ms(POLL_MS * 20);
+	assert_int_equal(count_lines(xl_log), 0); /* idle: no change */
+
+	store_setf("250", "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
+	assert_true(wait_for_text(xl_log, "3 4\n")); /* ceil(250/80) */
+	assert_true(wait_for_text(csv_path, ",guest,250,4,smp,100\n"));
+	sleep_ms(POLL_MS * 10); /* in the band now: no further change */
+	store_setf("0", "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
+	assert_true(wait_for_text(xl_log, "3 1\n"));
+	sleep_ms(POLL_MS * 10);
+
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
+	assert_int_equal(count_lines(xl_log), 2); /* no flapping */
+	expect_in_file(out_path, "guest (domain 3): load 250%, vcpus 1 -> 4: "
+				 "over-high: load 250% > 80%");
+	expect_in_file(out_path, "vcpus 4 -> 1: under-low: load 0% < 160%");
+	expect_in_file(out_path, "stopped by SIGTERM");
+	expect_in_file(csv_path, "time_s,domain,load,vcpus,mode,throughput\n");
+	expect_in_file(csv_path, ",guest,250,4,smp,100\n");
+	expect_in_file(csv_path, ",guest,0,1,up,100\n");
+	assert_true(count_lines(csv_path) > 10);
+}
+
+static void domid_works_like_a_name_and_max_is_capped(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "1000");
+	assert_int_equal(
+		wait_exit(start_autoscaler("--once", "--max", "8", "3", NULL)),
+		0);
+	expect_in_file(out_path, "--max 8 above its maxvcpus 4: using 4");
+	expect_in_file(xl_log, "3 4\n");
+}
+
+static void once_dry_run_decides_without_running_xl(void **state)
+{
+	char v[VALUE_LEN];
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "--dry-run",
+						    "guest", NULL)),
+			 0);
+	expect_in_file(out_path, "vcpus 1 -> 4: over-high");
+	expect_in_file(out_path, "(dry run)");
+	assert_int_equal(count_lines(xl_log), 0);
+	assert_true(
+		store_get("/local/domain/3/cpu/1/availability", v, sizeof(v)));
+	assert_string_equal(v, "offline");
+}
+
+static void failing_xl_is_reported(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("FAKE_XL_FAIL", "1", 1);
+	assert_int_equal(wait_exit(start_autoscaler("--once", "guest", NULL)),
+			 EXIT_RUNTIME);
+	expect_in_file(out_path, "vcpu-set -i 3 4 failed");
+	expect_in_file(out_path, "1 xl failure");
+}
+
+static void vanished_domain_is_dropped_then_exit_5(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	add_guest(OTHER_DOMID, "other", "0");
+	pid = start_autoscaler(FAST_ARGS, "guest", "other", NULL);
+	assert_true(wait_for_text(out_path, "watching other"));
+	store_rm("/local/domain/3");
+	assert_true(wait_for_text(out_path,
+				  "guest (domain 3): disappeared: dropped"));
+	sleep_ms(POLL_MS * 10);
+	assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running */
+	store_rm("/local/domain/4");
+	assert_int_equal(wait_exit(pid), EXIT_ALL_GONE);
+	expect_in_file(out_path, "other (domain 4): disappeared: dropped");
+	expect_in_file(out_path, "every domain has disappeared");
+}
+
+static void absent_load_is_logged_once_and_recorded_empty(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", NULL);
+	pid = start_autoscaler(FAST_ARGS, "--duration", "0.3", "--csv",
+			       csv_path, "guest", NULL);
+	assert_int_equal(wait_exit(pid), 0);
+	expect_in_file(out_path, "data/smpalt/load absent");
+	expect_in_file(csv_path, ",guest,,1,up,100\n");
+	assert_int_equal(count_lines(xl_log), 0);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(
+			unreachable_xenstore_exits_3_with_a_message, setup),
+		cmocka_unit_test_setup(bad_option_exits_2_naming_it, setup),
+		cmocka_unit_test_setup(missing_domain_exits_4_naming_it, setup),
+		cmocka_unit_test_setup(
+			load_drives_vcpus_up_then_down_and_fills_the_csv,
+			setup),
+		cmocka_unit_test_setup(
+			domid_works_like_a_name_and_max_is_capped, setup),
+		cmocka_unit_test_setup(once_dry_run_decides_without_running_xl,
+				       setup),
+		cmocka_unit_test_setup(failing_xl_is_reported, setup),
+		cmocka_unit_test_setup(vanished_domain_is_dropped_then_exit_5,
+				       setup),
+		cmocka_unit_test_setup(
+			absent_load_is_logged_once_and_recorded_empty, setup),
+	};
+	ssize_t n;
+	int rc;
+
+	if (argc > 1 && !strcmp(argv[1], "vcpu-set"))
+		return fake_xl(argc, argv);
+
+	n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	if (n <= 0) {
+		perror("readlink /proc/self/exe");
+		return 1;
+	}
+	self_exe[n] = '\0';
+	/* The autoscaler's children (this program as xl) keep no SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+	start_server();
+	rc = cmocka_run_group_tests_name("autoscale_tool", tests, NULL, NULL);
+	close(listen_fd);
+	unlink(sock_path);
+	unlink(out_path);
+	unlink(csv_path);
+	unlink(xl_log);
+	rmdir(tmpdir);
+	return rc;
+}
