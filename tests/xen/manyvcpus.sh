@@ -1,14 +1,14 @@
 # Scenario manyvcpus: more vCPUs than host CPUs, up and down again.
-# Input: xl create with maxvcpus=8 (vcpus=1), then xl vcpu-set -i 8,
+# Input: xl create with maxvcpus=32 (vcpus=1, the guest's limit), then xl vcpu-set -i 32,
 # then xl vcpu-set 1.
-# Expected: data/smpalt/online reaches 8 with mode smp, then 1 with mode
+# Expected: data/smpalt/online reaches 32 with mode smp, then 1 with mode
 # up; the domain neither crashes nor refuses a switch.
 # (Added by the guest work; the harness owner may fold it in elsewhere.)
 
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
 STEP_TIMEOUT=60
-MANY=8
+MANY=32
 
 require_guest
 guest_create "maxvcpus=$MANY"
