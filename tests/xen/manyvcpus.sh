@@ -1,6 +1,6 @@
 # Scenario manyvcpus: more vCPUs than host CPUs, up and down again.
-# Input: xl create with maxvcpus=32 (vcpus=1, the guest's limit), then xl vcpu-set -i 32,
-# then xl vcpu-set 1.
+# Input: xl create with maxvcpus=32 (vcpus=1; 32 is the guest's limit),
+# then xl vcpu-set -i 32, then xl vcpu-set 1.
 # Expected: data/smpalt/online reaches 32 with mode smp, then 1 with mode
 # up; the domain neither crashes nor refuses a switch.
 # (Added by the guest work; the harness owner may fold it in elsewhere.)
