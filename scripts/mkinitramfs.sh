@@ -11,6 +11,9 @@
 #   OUTPUT     default cache/dom0-initrd.gz
 #   GUEST_ELF  also taken from the environment; without it the scenarios
 #              that need the guest report SKIP.
+# Environment: LINUX_DOMU_DIR=DIR also carries DIR/vmlinuz and DIR/initrd.gz
+# (scripts/mk-linux-domu.sh) to /opt/smpalt/linux/ for the stock-Linux
+# bench scenario; without it that scenario reports SKIP.
 # Needs scripts/fetch-xen.sh to have run (cache/xen/root).
 set -euo pipefail
 
@@ -160,6 +163,14 @@ for s in "$TOP"/tests/xen/*.sh "$TOP"/scripts/dom0/demo*.sh; do
 done
 if [ -n "$GUEST_ELF" ]; then
 	install -m 0644 "$GUEST_ELF" "$stage/opt/smpalt/smpalt.elf"
+fi
+LINUX_DOMU_DIR=${LINUX_DOMU_DIR:-}
+if [ -n "$LINUX_DOMU_DIR" ]; then
+	for f in vmlinuz initrd.gz; do
+		[ -f "$LINUX_DOMU_DIR/$f" ] ||
+			die "$LINUX_DOMU_DIR/$f missing (scripts/mk-linux-domu.sh)"
+		install -D -m 0644 "$LINUX_DOMU_DIR/$f" "$stage/opt/smpalt/linux/$f"
+	done
 fi
 
 # --- dom0 tools built on the host (mk/tools.mk), linked against

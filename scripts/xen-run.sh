@@ -14,7 +14,9 @@
 #
 # Usage: scripts/xen-run.sh [-g GUEST_ELF] [scenario ...]
 #   scenario       a tests/xen/<name>.sh or scripts/dom0/<name>.sh
-#                  (demo*); default: every tests/xen/*.sh
+#                  (demo*); default: every tests/xen/*.sh except the
+#                  slow benchmarks, bench-*.sh, which run only when named
+#                  (make bench)
 # Environment:
 #   GUEST_ELF             the guest kernel (or -g); none: guest scenarios SKIP
 #   XEN_SCENARIO_TIMEOUT  seconds one scenario may take inside dom0 (90)
@@ -79,6 +81,7 @@ while [ $# -gt 0 ]; do
 done
 if [ ${#scenarios[@]} -eq 0 ]; then
 	for s in "$TOP"/tests/xen/*.sh; do
+		case $(basename "$s") in bench-*) continue ;; esac
 		[ -f "$s" ] && scenarios+=("$(basename "$s" .sh)")
 	done
 fi

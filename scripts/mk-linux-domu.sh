@@ -1,0 +1,115 @@
+#!/bin/bash
+# Build the tiny initramfs of the stock Linux 6.1 PV domU that `make bench`
+# compares smpalt with (tests/xen/bench-linux-vcpu.sh, xl-configs/linux.cfg).
+#
+# The domU runs the dom0 kernel image (cache/xen/vmlinuz, Debian's 6.1) with
+# this initramfs: busybox (static, from the unpacked busybox-static package)
+# and an /init that mounts proc and sysfs, then prints one console line
+#     linux-bench: online <list> at <uptime>
+# at start and whenever /sys/devices/system/cpu/online changes (polled every
+# POLL_USEC). With linux-bench.onliner=1 on the kernel command line it also
+# runs the loop Linux users need today: every POLL_USEC, write 1 to
+# /sys/devices/system/cpu/cpuN/online of every present cpu that is offline
+# (a cpuN folder exists only while the cpu is present: Xen's vCPU hotplug
+# unregisters a cpu it takes away).
+#
+# Usage: scripts/mk-linux-domu.sh [-o DIR]     (default cache/linux-domu)
+# Writes DIR/initrd.gz and links DIR/vmlinuz to cache/xen/vmlinuz; the dom0
+# initramfs carries both when LINUX_DOMU_DIR=DIR is set for
+# scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+BUSYBOX=$CACHE/xen/root/bin/busybox
+VMLINUZ=$CACHE/xen/vmlinuz
+
+die() {
+	echo "mk-linux-domu: error: $*" >&2
+	exit 1
+}
+
+out=$CACHE/linux-domu
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o)
+		[ $# -ge 2 ] || die "-o needs a folder"
+		out=$2
+		shift 2
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+
+[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/fetch-xen.sh first"
+[ -e "$VMLINUZ" ] || die "$VMLINUZ missing: run scripts/fetch-xen.sh first"
+for t in cpio gzip; do
+	command -v $t >/dev/null || die "$t not found (scripts/install-deps.sh)"
+done
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-linux-domu.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,proc,sys,dev}
+cp "$BUSYBOX" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+
+# The domU's /init (busybox ash). Everything in the loops is a shell
+# builtin except usleep, so that polling costs little of the one vCPU.
+cat >"$stage/init" <<'EOF'
+#!/bin/busybox sh
+# PID 1 of the stock-Linux bench domU (made by scripts/mk-linux-domu.sh).
+POLL_USEC=50000
+CPU_SYS=/sys/devices/system/cpu
+
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+
+onliner=0
+read -r cmdline </proc/cmdline
+case " $cmdline " in
+*" linux-bench.onliner=1 "*) onliner=1 ;;
+esac
+
+# User-space onlining, as a udev rule or a script must do on stock Linux:
+# every present cpu (its cpuN folder exists) that is offline is onlined.
+online_added_cpus() {
+	local f v
+	while :; do
+		for f in $CPU_SYS/cpu[0-9]*/online; do
+			[ -f "$f" ] || continue
+			read -r v <"$f" 2>/dev/null || continue
+			[ "$v" = 0 ] && echo 1 >"$f" 2>/dev/null
+		done
+		usleep $POLL_USEC
+	done
+}
+
+echo "linux-bench: init, onliner=$onliner, present $(cat $CPU_SYS/present)"
+[ "$onliner" = 1 ] && online_added_cpus &
+
+last=
+while :; do
+	read -r cur <$CPU_SYS/online
+	if [ "$cur" != "$last" ]; then
+		read -r up _ </proc/uptime
+		echo "linux-bench: online $cur at $up"
+		last=$cur
+	fi
+	usleep $POLL_USEC
+done
+EOF
+chmod 0755 "$stage/init"
+
+mkdir -p "$out"
+(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet -R 0:0) | gzip -9 >"$out/initrd.gz.tmp"
+mv "$out/initrd.gz.tmp" "$out/initrd.gz"
+ln -sfn "$(readlink -f "$VMLINUZ")" "$out/vmlinuz"
+echo "mk-linux-domu: $out/initrd.gz ($(du -h "$out/initrd.gz" | cut -f1))," \
+	"kernel $(basename "$(readlink -f "$VMLINUZ")")"
