@@ -67,7 +67,7 @@
 .macro XEN_IRET
 	addq	$16, %rsp
 	pushq	$0			/* iret flags: not in a syscall */
-	jmp	hypercall_page + __HYPERVISOR_iret * HYPERCALL_STUB_SIZE
+	jmp	HYPERCALL_ENTRY(iret)
 .endm
 
 /* The bounce frame is 16-byte aligned; 22 words keep %rsp aligned. */

@@ -19,6 +19,13 @@
 
 #define HYPERCALL_STUB_SIZE 32
 
+/*
+ * Address of hypercall `name`'s stub, for assembly that must jump there
+ * itself (HYPERVISOR_iret, which cannot return to its caller).
+ */
+#define HYPERCALL_ENTRY(name) \
+	(hypercall_page + __HYPERVISOR_##name * HYPERCALL_STUB_SIZE)
+
 #ifndef __ASSEMBLY__
 
 #include "hypervisor.h"
