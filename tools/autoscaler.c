@@ -88,6 +88,9 @@ struct domain {
 	bool named; /* has /local/domain/<id>/name */
 	bool active;
 	bool load_missing_logged;
+	pid_t xl_pid; /* xl vcpu-set running for it, or 0 */
+	unsigned int xl_target;
+	uint64_t xl_start_ms;
 };
 
 struct sample {
@@ -361,16 +364,20 @@ static int resolve_domain(struct domain *d)
 
 /* ------------------------------------------------------------ vcpu-set */
 
-/* xl vcpu-set -i DOMID N; 0 on success, else the exit status or -errno. */
-static int run_vcpu_set(const struct domain *d, unsigned int n)
+/*
+ * Start `xl vcpu-set -i DOMID N` in the background: sampling goes on while
+ * it runs (taking vCPUs down can take seconds under TCG).  0 or -errno.
+ */
+static int start_vcpu_set(struct domain *d, unsigned int n)
 {
 	char domid[NUM_MAX], count[NUM_MAX];
-	int status;
 	pid_t pid;
 
 	snprintf(domid, sizeof(domid), "%u", d->domid);
 	snprintf(count, sizeof(count), "%u", n);
 	fflush(stdout);
+	if (csv)
+		fflush(csv);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -383,13 +390,49 @@ static int run_vcpu_set(const struct domain *d, unsigned int n)
 			strerror(errno));
 		_exit(EXEC_FAILED);
 	}
+	d->xl_pid = pid;
+	d->xl_target = n;
+	d->xl_start_ms = now_ms();
+	return 0;
+}
+
+/* Collect the domain's xl run if it has ended (or wait for it: block). */
+static void reap_vcpu_set(struct domain *d, bool block)
+{
+	unsigned long long ms;
+	int status;
+	pid_t r;
+
+	if (!d->xl_pid)
+		return;
 	/* A signal arriving meanwhile must not orphan the child. */
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return WIFSIGNALED(status) ? -EINTR : -EIO;
+	do
+		r = waitpid(d->xl_pid, &status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (!r)
+		return; /* still running */
+	d->xl_pid = 0;
+	ms = now_ms() - d->xl_start_ms;
+	if (r > 0 && WIFEXITED(status) && !WEXITSTATUS(status)) {
+		log_line("%s (domain %u): %s vcpu-set -i %u %u done in %llu "
+			 "ms",
+			 d->name, d->domid, opt.xl, d->domid, d->xl_target, ms);
+		return;
+	}
+	xl_failures++;
+	if (r < 0)
+		log_line("%s (domain %u): cannot wait for %s: %s", d->name,
+			 d->domid, opt.xl, strerror(errno));
+	else if (WIFEXITED(status))
+		log_line("%s (domain %u): %s vcpu-set -i %u %u failed (exit "
+			 "status %d) after %llu ms",
+			 d->name, d->domid, opt.xl, d->domid, d->xl_target,
+			 WEXITSTATUS(status), ms);
+	else
+		log_line("%s (domain %u): %s vcpu-set -i %u %u killed by "
+			 "signal %d after %llu ms",
+			 d->name, d->domid, opt.xl, d->domid, d->xl_target,
+			 WTERMSIG(status), ms);
 }
 
 /* ----------------------------------------------------------------- CSV */
@@ -481,7 +524,6 @@ static void apply_decision(struct domain *d, const struct sample *s,
 			   const struct as_decision *dec)
 {
 	char why[REASON_LEN];
-	uint64_t t0;
 	int rc;
 
 	as_describe(&d->cfg, s->load, s->vcpus, dec, why, sizeof(why));
@@ -494,22 +536,20 @@ static void apply_decision(struct domain *d, const struct sample *s,
 	if (dec->action == AS_STAY || opt.dry_run)
 		return;
 	changes++;
-	t0 = now_ms();
-	rc = run_vcpu_set(d, dec->vcpus);
+	rc = start_vcpu_set(d, dec->vcpus);
 	if (rc) {
 		xl_failures++;
-		log_line("%s (domain %u): %s vcpu-set -i %u %u failed: %s",
-			 d->name, d->domid, opt.xl, d->domid, dec->vcpus,
-			 rc < 0 ? strerror(-rc) : "non-zero exit status");
-		return;
+		log_line("%s (domain %u): cannot start %s: %s", d->name,
+			 d->domid, opt.xl, strerror(-rc));
 	}
-	if (opt.verbose)
-		log_line("%s (domain %u): %s vcpu-set took %llu ms", d->name,
-			 d->domid, opt.xl, (unsigned long long)(now_ms() - t0));
 }
 
-/* One round over every active domain; the count still active. */
-static unsigned int sample_all(void)
+/*
+ * One round over every active domain at the sample tick tick_ms (since
+ * start; the policy measures hold times in ticks, free of jitter).
+ * Returns the count still active.
+ */
+static unsigned int sample_all(uint64_t tick_ms)
 {
 	unsigned int i, active = 0;
 
@@ -520,6 +560,7 @@ static unsigned int sample_all(void)
 		uint64_t t;
 		int rc;
 
+		reap_vcpu_set(d, false);
 		if (!d->active)
 			continue;
 		t = now_ms();
@@ -539,8 +580,16 @@ static unsigned int sample_all(void)
 		csv_write_row(d, t, &s);
 		if (!s.has_load)
 			continue;
-		as_decide(&d->cfg, &d->state, t - start_ms, s.load, s.vcpus,
-			  &dec);
+		if (d->xl_pid) {
+			/* Its count is changing: decide once xl is done. */
+			if (opt.verbose)
+				log_line("%s (domain %u): %s vcpu-set %u still "
+					 "running",
+					 d->name, d->domid, opt.xl,
+					 d->xl_target);
+			continue;
+		}
+		as_decide(&d->cfg, &d->state, tick_ms, s.load, s.vcpus, &dec);
 		apply_decision(d, &s, &dec);
 	}
 	return active;
@@ -812,7 +861,7 @@ static void sleep_until(uint64_t until_ms)
 int main(int argc, char **argv)
 {
 	uint64_t next, now;
-	unsigned int rounds = 0, active;
+	unsigned int rounds = 0, active, i;
 	int rc = 0;
 
 	parse_args(argc, argv);
@@ -839,7 +888,7 @@ int main(int argc, char **argv)
 	install_signals();
 
 	for (next = start_ms;; next += opt.period_ms) {
-		active = sample_all();
+		active = sample_all(next - start_ms);
 		rounds++;
 		if (!csv_flush()) {
 			rc = EXIT_RUNTIME;
@@ -863,6 +912,9 @@ int main(int argc, char **argv)
 		if (stop_signal)
 			break;
 	}
+	/* Never leave an xl behind: it is changing a domain. */
+	for (i = 0; i < ndomains; i++)
+		reap_vcpu_set(&domains[i], true);
 	if (opt.once && xl_failures)
 		rc = EXIT_RUNTIME;
 

@@ -53,6 +53,8 @@
 #define GUEST_DOMID 3
 #define OTHER_DOMID 4
 #define GUEST_MAXVCPUS 4
+/* A stand-in xl this slow spans several sample periods. */
+#define SLOW_XL_MS "400"
 
 /* smpalt-autoscaler's exit codes (its --help). */
 #define EXIT_USAGE 2
@@ -303,6 +305,13 @@ static void start_server(void)
 
 /* ------------------------------------------------------ the fake xl */
 
+static void sleep_ms(long ms)
+{
+	struct timespec ts = {ms / MS_PER_SEC, ms % MS_PER_SEC * NS_PER_MS};
+
+	nanosleep(&ts, NULL);
+}
+
 /*
  * xl vcpu-set -i DOMID N, as xl and the guest together would answer it:
  * cpu/<i>/availability for every vCPU, then data/smpalt/online and mode.
@@ -324,6 +333,8 @@ static int fake_xl(int argc, char **argv)
 		fprintf(logf, "%u %u\n", domid, n);
 		fclose(logf);
 	}
+	if (getenv("FAKE_XL_DELAY_MS"))
+		sleep_ms(atol(getenv("FAKE_XL_DELAY_MS")));
 	if (getenv("FAKE_XL_FAIL"))
 		return EXIT_RUNTIME;
 	h = xs_open(0);
@@ -352,13 +363,6 @@ static int fake_xl(int argc, char **argv)
 
 static char out_path[DIR_LEN + 16], csv_path[DIR_LEN + 16],
 	xl_log[DIR_LEN + 16];
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = {ms / MS_PER_SEC, ms % MS_PER_SEC * NS_PER_MS};
-
-	nanosleep(&ts, NULL);
-}
 
 /* An smpalt guest as xl and the guest itself leave it in xenstore. */
 static void add_guest(unsigned int domid, const char *name, const char *load)
@@ -391,6 +395,7 @@ static int setup(void **state)
 	unlink(xl_log);
 	setenv("FAKE_XL_LOG", xl_log, 1);
 	unsetenv("FAKE_XL_FAIL");
+	unsetenv("FAKE_XL_DELAY_MS");
 	return 0;
 }
 
@@ -550,6 +555,7 @@ static void load_drives_vcpus_up_then_down_and_fills_the_csv(void **state)
 				 "over-high: load 250% > 80%");
 	expect_in_file(out_path, "vcpus 4 -> 1: under-low: load 0% < 160%");
 	expect_in_file(out_path, "stopped by SIGTERM");
+	expect_in_file(out_path, "vcpu-set -i 3 4 done in");
 	expect_in_file(csv_path, "time_s,domain,load,vcpus,mode,throughput\n");
 	expect_in_file(csv_path, ",guest,250,4,smp,100\n");
 	expect_in_file(csv_path, ",guest,0,1,up,100\n");
@@ -593,6 +599,27 @@ static void failing_xl_is_reported(void **state)
 			 EXIT_RUNTIME);
 	expect_in_file(out_path, "vcpu-set -i 3 4 failed");
 	expect_in_file(out_path, "1 xl failure");
+}
+
+/* Sampling goes on while xl runs; SIGTERM then waits for xl to end. */
+static void slow_xl_does_not_stop_sampling_nor_get_orphaned(void **state)
+{
+	unsigned int rows_before;
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("FAKE_XL_DELAY_MS", SLOW_XL_MS, 1);
+	pid = start_autoscaler(FAST_ARGS, "--csv", csv_path, "guest", NULL);
+	assert_true(wait_for_text(xl_log, "3 4\n"));
+	rows_before = count_lines(csv_path);
+	sleep_ms(POLL_MS * 15);
+	assert_true(count_lines(csv_path) >= rows_before + 2);
+	assert_int_equal(count_lines(xl_log), 1); /* no second decision */
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
+	expect_in_file(out_path, "vcpu-set -i 3 4 done in");
+	expect_in_file(out_path, "stopped by SIGTERM");
 }
 
 static void vanished_domain_is_dropped_then_exit_5(void **state)
@@ -644,6 +671,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(once_dry_run_decides_without_running_xl,
 				       setup),
 		cmocka_unit_test_setup(failing_xl_is_reported, setup),
+		cmocka_unit_test_setup(
+			slow_xl_does_not_stop_sampling_nor_get_orphaned, setup),
 		cmocka_unit_test_setup(vanished_domain_is_dropped_then_exit_5,
 				       setup),
 		cmocka_unit_test_setup(
