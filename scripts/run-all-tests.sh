@@ -15,6 +15,7 @@ SUITES=(
 	"xenstore + hotplug tests (clang)|make --no-print-directory CC=clang test-xs"
 	"xenstore + hotplug tests (ASan+UBSan)|make --no-print-directory test-xs-sanitize"
 	"site checker|make --no-print-directory check-sites"
+	"dom0 tools: autoscaler policy + end-to-end (gcc, clang)|make --no-print-directory test-tools"
 	"Xen scenarios|make --no-print-directory test-xen"
 )
 
