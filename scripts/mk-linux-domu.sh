@@ -4,10 +4,11 @@
 #
 # The domU runs the dom0 kernel image (cache/xen/vmlinuz, Debian's 6.1) with
 # this initramfs: busybox (static, from the unpacked busybox-static package)
-# and an /init that mounts proc and sysfs, then prints one console line
+# and an /init that mounts proc, sysfs and devtmpfs, then prints one console
+# line
 #     linux-bench: online <list> at <uptime>
 # at start and whenever /sys/devices/system/cpu/online changes (polled every
-# POLL_USEC). With linux-bench.onliner=1 on the kernel command line it also
+# POLL_USEC), and "linux-bench: present <list> at <uptime>" likewise. With linux-bench.onliner=1 on the kernel command line it also
 # runs the loop Linux users need today: every POLL_USEC, write 1 to
 # /sys/devices/system/cpu/cpuN/online of every present cpu that is offline
 # (a cpuN folder exists only while the cpu is present: Xen's vCPU hotplug
@@ -69,6 +70,7 @@ CPU_SYS=/sys/devices/system/cpu
 export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
 
 onliner=0
 read -r cmdline </proc/cmdline
@@ -93,13 +95,20 @@ online_added_cpus() {
 echo "linux-bench: init, onliner=$onliner, present $(cat $CPU_SYS/present)"
 [ "$onliner" = 1 ] && online_added_cpus &
 
+# The present list too, to show a cpu that the kernel added but left
+# offline.
 last=
+last_present=
 while :; do
 	read -r cur <$CPU_SYS/online
-	if [ "$cur" != "$last" ]; then
+	read -r present <$CPU_SYS/present
+	if [ "$cur" != "$last" ] || [ "$present" != "$last_present" ]; then
 		read -r up _ </proc/uptime
-		echo "linux-bench: online $cur at $up"
+		[ "$present" = "$last_present" ] ||
+			echo "linux-bench: present $present at $up"
+		[ "$cur" = "$last" ] || echo "linux-bench: online $cur at $up"
 		last=$cur
+		last_present=$present
 	fi
 	usleep $POLL_USEC
 done
