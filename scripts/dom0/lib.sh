@@ -218,6 +218,182 @@ random_token() {
 	head -c 12 /dev/urandom | md5sum | cut -c1-16
 }
 
+# ------------------------------------------------- hotplug scenario helpers
+# (issue 5: vcpu-set-*, bad-availability, boot-smp, maxvcpus-1)
+
+# The guest's counters contract (kernel/work.c): dom0 writes a token to
+# control/smpalt/check; the guest quiesces its workload, compares its
+# totals and answers in data/smpalt/check with
+# "<token> ok items=<n>" or "<token> FAIL <which> expected=<x> got=<y>".
+CHECK_REQUEST_KEY=control/smpalt/check
+CHECK_REPLY_KEY=data/smpalt/check
+DEFAULT_CHECK_TIMEOUT=20
+# Pause between two polls while timing a change (µs): short, because the
+# poll interval bounds the resolution of the measured latency.
+FAST_POLL_USEC=50000
+CS_TO_MS=10
+
+# uptime_cs: centiseconds since dom0 boot, without a fork (busybox date has
+# no %N; /proc/uptime is the finest dom0 clock a shell can read cheaply).
+uptime_cs() {
+	local up rest
+	read -r up rest </proc/uptime
+	up=${up%.*}${up#*.}
+	# No leading zeros: ash would read the number as octal.
+	while [ "${up#0}" != "$up" ] && [ ${#up} -gt 1 ]; do up=${up#0}; done
+	echo "$up"
+}
+
+# xs_read_guest_keys KEY...: one xenstore-read for several keys (one fork
+# under TCG instead of several), one value per line; fails if any is absent.
+xs_read_guest_keys() {
+	local k paths=
+	for k in "$@"; do paths="$paths $(xs_guest_path "$k")"; done
+	# shellcheck disable=SC2086 # one argument per key on purpose
+	xenstore-read $paths 2>/dev/null
+}
+
+# mode_for COUNT: the mode the text must hold with COUNT vCPUs online.
+mode_for() {
+	if [ "$1" -gt 1 ]; then echo smp; else echo up; fi
+}
+
+# guest_running: the domain exists and has neither crashed nor shut down.
+guest_running() {
+	local s
+	s=$(domain_state)
+	case $s in
+	'' | *[cs]*) return 1 ;;
+	esac
+	return 0
+}
+
+# wait_online COUNT TIMEOUT: poll data/smpalt/online fast until it reads
+# COUNT; sets SEEN_CS (uptime_cs when seen) and ONLINE (last value read).
+wait_online() {
+	local want=$1 end
+	end=$(($(uptime_cs) + $2 * CS_PER_SEC))
+	while :; do
+		ONLINE=$(xs_read_guest data/smpalt/online)
+		SEEN_CS=$(uptime_cs)
+		[ "$ONLINE" = "$want" ] && return 0
+		[ "$SEEN_CS" -le "$end" ] || return 1
+		usleep $FAST_POLL_USEC
+	done
+}
+
+# read_switch_state SWITCHES LAST_NS TIMEOUT: after a change, wait until
+# data/smpalt/switches reads SWITCHES and last-switch-ns differs from
+# LAST_NS (the guest writes online before switches and last-switch-ns;
+# an empty LAST_NS: no switch expected, do not wait for a new duration);
+# sets MODE, SWITCHES, LAST_NS from one read. Returns 1 on timeout.
+read_switch_state() {
+	local want=$1 old_ns=$2 end vals
+	end=$(($(uptime_cs) + $3 * CS_PER_SEC))
+	while :; do
+		vals=$(xs_read_guest_keys data/smpalt/mode \
+			data/smpalt/switches data/smpalt/last-switch-ns)
+		# shellcheck disable=SC2086 # three words on purpose
+		set -- $vals
+		MODE=${1:-} SWITCHES=${2:-} LAST_NS=${3:-}
+		[ "$SWITCHES" = "$want" ] &&
+			{ [ -z "$old_ns" ] || [ "$LAST_NS" != "$old_ns" ]; } &&
+			return 0
+		[ "$(uptime_cs)" -le "$end" ] || return 1
+		usleep $FAST_POLL_USEC
+	done
+}
+
+# check_counters [TIMEOUT]: run the counters contract once. Returns 0 with
+# CHECK_ITEMS set when the guest answers ok, 1 when it answers FAIL, 2 when
+# it does not answer in time; CHECK_REPLY holds the answer (or why none).
+check_counters() {
+	local timeout=${1:-$DEFAULT_CHECK_TIMEOUT} token end reply=
+	token=$(random_token)
+	CHECK_ITEMS=
+	xs_write_guest $CHECK_REQUEST_KEY "$token" || {
+		CHECK_REPLY="cannot write $CHECK_REQUEST_KEY"
+		return 2
+	}
+	end=$(($(uptime_cs) + timeout * CS_PER_SEC))
+	while :; do
+		reply=$(xs_read_guest $CHECK_REPLY_KEY)
+		case $reply in "$token "*) break ;; esac
+		if [ "$(uptime_cs)" -gt "$end" ]; then
+			CHECK_REPLY="no answer to check $token within ${timeout}s (data/smpalt/check: '${reply:-<absent>}')"
+			return 2
+		fi
+		usleep $POLL_USEC
+	done
+	CHECK_REPLY=${reply#"$token "}
+	log "counters check $token: $CHECK_REPLY"
+	case $CHECK_REPLY in
+	"ok items="*)
+		CHECK_ITEMS=${CHECK_REPLY#ok items=}
+		CHECK_ITEMS=${CHECK_ITEMS%% *}
+		return 0
+		;;
+	esac
+	return 1
+}
+
+# host_cpus: the host's CPU count (xl info nr_cpus), asked once.
+host_cpus() {
+	[ -n "${HOST_CPUS:-}" ] ||
+		HOST_CPUS=$(xl info 2>/dev/null | awk -F': *' '$1 ~ /^nr_cpus/ { print $2 }')
+	echo "${HOST_CPUS:-1}"
+}
+
+# vcpu_set COUNT: xl vcpu-set, with -i when COUNT exceeds the host's CPUs
+# (xl refuses that otherwise).
+vcpu_set() {
+	if [ "$1" -gt "$(host_cpus)" ]; then
+		xl vcpu-set -i "$GUEST" "$1"
+	else
+		xl vcpu-set "$GUEST" "$1"
+	fi
+}
+
+# start_workload DEMAND [TIMEOUT]: set control/smpalt/demand and wait until
+# the guest reports a positive throughput. Returns 1 on timeout.
+start_workload() {
+	local timeout=${2:-$DEFAULT_READY_TIMEOUT} end t=
+	xs_write_guest control/smpalt/demand "$1" || return 1
+	end=$(($(uptime_cs) + timeout * CS_PER_SEC))
+	while :; do
+		t=$(xs_read_guest data/smpalt/throughput)
+		[ "${t:-0}" -gt 0 ] 2>/dev/null && break
+		[ "$(uptime_cs)" -le "$end" ] || return 1
+		usleep $POLL_USEC
+	done
+	note "workload: demand $1, throughput $t items/s"
+}
+
+# stats_mmm VALUE...: "min/median/max" of integers (median of an even
+# count: the lower middle one), "-" when there are none.
+stats_mmm() {
+	[ $# -gt 0 ] || { echo -; return; }
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 }
+		END { printf "%d/%d/%d", v[1], v[int((NR + 1) / 2)], v[NR] }'
+}
+
+# console_since LINE: the guest's console after its first LINE lines.
+console_since() {
+	tail -n +$(($1 + 1)) "$CONSOLE_LOG" 2>/dev/null | tr -d '\r'
+}
+
+console_lines() {
+	wc -l <"$CONSOLE_LOG" 2>/dev/null || echo 0
+}
+
+# Console lines that mean a switch was refused or the guest gave up.
+CONSOLE_ALARM='alt: .* failed|hotplug: step|no safe plan|bad state|did not (come up|go down)|refus|mismatch|panic'
+
+# console_alarm: the first alarming guest console line, if any.
+console_alarm() {
+	tr -d '\r' <"$CONSOLE_LOG" | grep -E -m1 -- "$CONSOLE_ALARM"
+}
+
 # ----------------------------------------------------------------- runner
 
 # emit_file NAME PATH: send a file to the host between markers, every line

@@ -1,0 +1,64 @@
+# Scenario boot-smp: a guest created with several vCPUs comes up in SMP
+# form with all of them, grows beyond the host's CPUs and goes back to UP.
+# Input: xl create with vcpus=4 maxvcpus=8 (xl writes cpu/0..3 online,
+# cpu/4..7 offline), demand 300; then xl vcpu-set -i 8; then xl vcpu-set 1.
+# Expected: right after "smpalt: ready", within BOOT_STEP_TIMEOUT:
+# online=4 and mode=smp (one switch, UP -> SMP, after the boot self-test);
+# after vcpu-set -i 8: online=8, mode=smp, no further switch; after
+# vcpu-set 1: online=1, mode=up, one more switch; the domain never
+# crashes; no refused switch on the console; the counters check answers ok
+# with items > 0.
+
+READY="smpalt: ready"
+BOOT_TIMEOUT=60
+BOOT_STEP_TIMEOUT=30
+STEP_TIMEOUT=60
+WORKLOAD_TIMEOUT=20
+DEMAND=300
+BOOT_VCPUS=4
+MAX_VCPUS=8
+
+require_guest
+guest_create "vcpus=$BOOT_VCPUS" "maxvcpus=$MAX_VCPUS"
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+grep -qF "vcpu: maxvcpus $MAX_VCPUS" "$CONSOLE_LOG" ||
+	fail "console lacks 'vcpu: maxvcpus $MAX_VCPUS'"
+wait_online $BOOT_VCPUS $BOOT_STEP_TIMEOUT ||
+	fail "after boot: online is '$ONLINE', expected $BOOT_VCPUS"
+boot_ms=$(((SEEN_CS - CREATE_CS) * CS_TO_MS))
+read_switch_state 1 "" $BOOT_STEP_TIMEOUT ||
+	fail "after boot: switches is '$SWITCHES', expected 1 (UP -> SMP)"
+[ "$MODE" = smp ] || fail "after boot: online=$BOOT_VCPUS but mode is '$MODE'"
+note "boot: online=$BOOT_VCPUS mode=smp switches=1 last-switch-ns=$LAST_NS, $boot_ms ms after xl create"
+last_ns=$LAST_NS
+
+start_workload $DEMAND $WORKLOAD_TIMEOUT ||
+	fail "demand $DEMAND: throughput never became positive"
+
+start=$(uptime_cs)
+xl vcpu-set -i "$GUEST" $MAX_VCPUS || fail "xl vcpu-set -i $GUEST $MAX_VCPUS failed"
+wait_online $MAX_VCPUS $STEP_TIMEOUT ||
+	fail "vcpu-set -i $MAX_VCPUS: online is '$ONLINE', expected $MAX_VCPUS"
+max_ms=$(((SEEN_CS - start) * CS_TO_MS))
+read_switch_state 1 "" $STEP_TIMEOUT ||
+	fail "vcpu-set -i $MAX_VCPUS: switches is '$SWITCHES', expected 1 (no mode change)"
+[ "$MODE" = smp ] || fail "vcpu-set -i $MAX_VCPUS: mode is '$MODE', expected smp"
+note "vcpu-set -i $MAX_VCPUS: online=$MAX_VCPUS mode=smp in $max_ms ms"
+
+start=$(uptime_cs)
+xl vcpu-set "$GUEST" 1 || fail "xl vcpu-set $GUEST 1 failed"
+wait_online 1 $STEP_TIMEOUT || fail "vcpu-set 1: online is '$ONLINE', expected 1"
+one_ms=$(((SEEN_CS - start) * CS_TO_MS))
+read_switch_state 2 "$last_ns" $STEP_TIMEOUT ||
+	fail "vcpu-set 1: switches '$SWITCHES' last-switch-ns '$LAST_NS', expected 2 and a new duration"
+[ "$MODE" = up ] || fail "vcpu-set 1: online=1 but mode is '$MODE', expected up"
+note "vcpu-set 1: online=1 mode=up switches=2 last-switch-ns=$LAST_NS in $one_ms ms"
+
+alarm=$(console_alarm) && fail "guest console: $alarm"
+check_counters || fail "counters after 4 -> $MAX_VCPUS -> 1 vCPUs: $CHECK_REPLY"
+[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
+	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+guest_running || fail "domain state '$(domain_state)' at the end"
+
+guest_destroy
+result SUCCESS "booted smp with $BOOT_VCPUS online ($boot_ms ms after create), $MAX_VCPUS online in $max_ms ms, back to 1 up in $one_ms ms; counters ok items=$CHECK_ITEMS"

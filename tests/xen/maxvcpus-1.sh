@@ -1,0 +1,86 @@
+# Scenario maxvcpus-1: a guest that can never have a second vCPU applies
+# its UP form once, frees its SMP tables and never switches again
+# (DESIGN.md, engine rules).
+# Input: xl create with vcpus=1 maxvcpus=1, demand 300; then
+# xl vcpu-set 2 (and -i 2), then cpu/1/availability = online written by
+# dom0 itself, past xl.
+# Expected: console "vcpu: maxvcpus 1" and "alt: maxvcpus is 1: UP for
+# good, <n> bytes ..." with n > 0, then "smpalt: ready"; mode=up, online=1,
+# switches=0. xl refuses vcpu-set 2 or the guest ignores it, and the guest
+# logs cpu/1 as beyond maxvcpus: IGNORE_SECONDS later still mode=up,
+# online=1, switches=0 and no "switched to SMP" line. The counters check
+# answers ok with items > 0.
+
+READY="smpalt: ready"
+MAX_LINE="vcpu: maxvcpus 1"
+UP_ONCE="alt: maxvcpus is 1: UP for good"
+BOOT_TIMEOUT=60
+KEY_TIMEOUT=20
+LOG_TIMEOUT=20
+IGNORE_SECONDS=3
+WORKLOAD_TIMEOUT=20
+DEMAND=300
+TO_SMP_LINE="switched to SMP"
+
+# still_up WHAT: mode up, one vCPU, no switch ever, domain running.
+still_up() {
+	local vals
+	guest_running || fail "after $1: domain state '$(domain_state)'"
+	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode data/smpalt/switches)
+	# shellcheck disable=SC2086 # three words on purpose
+	set -- "$1" $vals
+	[ "${2:-}" = 1 ] && [ "${3:-}" = up ] && [ "${4:-}" = 0 ] ||
+		fail "after $1: online='${2:-}' mode='${3:-}' switches='${4:-}', expected 1 up 0"
+	grep -qF "$TO_SMP_LINE" "$CONSOLE_LOG" &&
+		fail "after $1: the console shows a switch to SMP"
+	log "after $1: online=1 mode=up switches=0"
+}
+
+require_guest
+guest_create "vcpus=1" "maxvcpus=1"
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+grep -qF -- "$MAX_LINE" "$CONSOLE_LOG" || fail "console lacks '$MAX_LINE'"
+line=$(tr -d '\r' <"$CONSOLE_LOG" | grep -F -m1 -- "$UP_ONCE") ||
+	fail "console lacks '$UP_ONCE'"
+freed=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) bytes.*/\1/p')
+[ -n "$freed" ] && [ "$freed" -gt 0 ] ||
+	fail "the UP-for-good line names no bytes freed: '$line'"
+log "console: $line"
+wait_for_xs data/smpalt/switches 0 $KEY_TIMEOUT ||
+	fail "data/smpalt/switches is '$(xs_read_guest data/smpalt/switches)', expected 0"
+still_up boot
+start_workload $DEMAND $WORKLOAD_TIMEOUT ||
+	fail "demand $DEMAND: throughput never became positive"
+
+refused=
+for opt in "" -i; do
+	# shellcheck disable=SC2086 # no option or -i
+	if out=$(xl vcpu-set $opt "$GUEST" 2 2>&1); then
+		log "xl vcpu-set $opt 2 accepted: $out"
+	else
+		log "xl vcpu-set $opt 2 refused: $out"
+		refused="$refused${refused:+, }vcpu-set $opt 2"
+	fi
+done
+sleep $IGNORE_SECONDS
+still_up "xl vcpu-set 2"
+
+mark=$(console_lines)
+xs_write_guest cpu/1/availability online || fail "cannot write cpu/1/availability"
+end=$(($(uptime_cs) + LOG_TIMEOUT * CS_PER_SEC))
+until console_since "$mark" | grep -qE 'cpu/1(/availability)?[=:]'; do
+	[ "$(uptime_cs)" -le "$end" ] ||
+		fail "cpu/1/availability=online: no console line names cpu/1 within ${LOG_TIMEOUT}s"
+	usleep $POLL_USEC
+done
+log "console: $(console_since "$mark" | grep -E -m1 'cpu/1(/availability)?[=:]')"
+sleep $IGNORE_SECONDS
+still_up "cpu/1/availability=online"
+
+check_counters || fail "counters on the UP-for-good text: $CHECK_REPLY"
+[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
+	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+alarm=$(console_alarm) && fail "guest console: $alarm"
+
+guest_destroy
+result SUCCESS "maxvcpus=1: UP for good, $freed bytes of SMP tables freed, switches 0; ${refused:-no vcpu-set} refused by xl, cpu/1 online ignored; counters ok items=$CHECK_ITEMS"

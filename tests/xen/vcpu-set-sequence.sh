@@ -1,0 +1,72 @@
+# Scenario vcpu-set-sequence: the guest follows a sequence of `xl vcpu-set`
+# while its workload runs, and its lock-heavy counters stay exact.
+# Input: xl create (vcpus=1, maxvcpus=4), demand 300 (work for 3 vCPUs)
+# in control/smpalt/demand; then xl vcpu-set 2, 4, 1, 3, 1 (-i above the
+# host's CPUs), each after the previous one is seen from dom0.
+# Expected after each step, within STEP_TIMEOUT: data/smpalt/online equals
+# the count, data/smpalt/mode is smp for more than one vCPU and up for one
+# (mode is written before online, so it must already match), switches
+# grows by exactly one at each UP<->SMP change and stays put otherwise;
+# the domain never crashes; no refused switch on the console. At the end
+# the counters check (control/smpalt/check) answers ok with items > 0.
+# Figures: vcpu-set -> new online seen from dom0 (ms, per step) and the
+# in-guest switch duration (data/smpalt/last-switch-ns) per direction.
+
+READY="smpalt: ready"
+BOOT_TIMEOUT=60
+STEP_TIMEOUT=30
+WORKLOAD_TIMEOUT=20
+DEMAND=300
+STEPS="2 4 1 3 1"
+
+require_guest
+guest_create
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+wait_online 1 $STEP_TIMEOUT || fail "online is '$ONLINE' after boot, expected 1"
+start_workload $DEMAND $WORKLOAD_TIMEOUT ||
+	fail "demand $DEMAND: throughput never became positive"
+read_switch_state 0 "" $STEP_TIMEOUT ||
+	fail "after boot: switches is '$SWITCHES', expected 0"
+[ "$MODE" = up ] || fail "after boot: mode is '$MODE', expected up"
+
+mode=up switches=0 last_ns=$LAST_NS
+lat_ms='' to_smp_ns='' to_up_ns='' steps_done=''
+for n in $STEPS; do
+	want=$(mode_for "$n")
+	start=$(uptime_cs)
+	vcpu_set "$n" || fail "xl vcpu-set $GUEST $n failed"
+	wait_online "$n" $STEP_TIMEOUT ||
+		fail "vcpu-set $n: online is '$ONLINE' after ${STEP_TIMEOUT}s, expected $n"
+	ms=$(((SEEN_CS - start) * CS_TO_MS))
+	lat_ms="$lat_ms $ms"
+	if [ "$want" != "$mode" ]; then
+		switches=$((switches + 1))
+		read_switch_state $switches "$last_ns" $STEP_TIMEOUT ||
+			fail "vcpu-set $n: switches '$SWITCHES' last-switch-ns '$LAST_NS', expected switches $switches and a new duration"
+		if [ "$want" = smp ]; then
+			to_smp_ns="$to_smp_ns $LAST_NS"
+		else
+			to_up_ns="$to_up_ns $LAST_NS"
+		fi
+	else
+		read_switch_state $switches "" $STEP_TIMEOUT ||
+			fail "vcpu-set $n: switches is '$SWITCHES', expected $switches (no mode change)"
+	fi
+	[ "$MODE" = "$want" ] ||
+		fail "vcpu-set $n: online=$n but mode is '$MODE', expected $want"
+	guest_running || fail "vcpu-set $n: domain state '$(domain_state)'"
+	note "vcpu-set $n: online=$n mode=$MODE switches=$SWITCHES last-switch-ns=$LAST_NS, seen ${ms} ms after vcpu-set"
+	mode=$want last_ns=$LAST_NS steps_done="$steps_done $n"
+done
+
+alarm=$(console_alarm) && fail "guest console: $alarm"
+check_counters || fail "counters after vcpu-set$steps_done: $CHECK_REPLY"
+[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
+	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+guest_running || fail "domain state '$(domain_state)' after the check"
+
+# shellcheck disable=SC2086 # lists of numbers
+figures="vcpu-set->online ms $(stats_mmm $lat_ms) (min/med/max); switch ns to-smp $(stats_mmm $to_smp_ns), to-up $(stats_mmm $to_up_ns)"
+note "figures: per step ms:$lat_ms; to-smp ns:$to_smp_ns; to-up ns:$to_up_ns"
+guest_destroy
+result SUCCESS "vcpu-set$steps_done under demand $DEMAND: online/mode matched, switches=$switches, counters ok items=$CHECK_ITEMS; $figures"

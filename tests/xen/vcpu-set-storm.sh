@@ -1,0 +1,79 @@
+# Scenario vcpu-set-storm: a burst of vcpu-set calls with random targets,
+# sent without waiting, leaves the guest settled on the last one, with its
+# counters exact.
+# Input: xl create (vcpus=1, maxvcpus=4), demand 300; then CALLS calls of
+# xl vcpu-set with targets drawn at random in 1..MAXVCPUS (-i above the
+# host's CPUs), back to back (the sequence is in the log).
+# Expected: within SETTLE_TIMEOUT data/smpalt/online equals the last
+# target and mode matches it (smp iff > 1), and both still hold
+# STABLE_SECONDS later; switches grew by at most the number of mode
+# changes requested, and by an odd number exactly when the final mode
+# differs from the first; the domain never crashes; no refused switch on
+# the console; the counters check answers ok with items > 0.
+
+READY="smpalt: ready"
+BOOT_TIMEOUT=60
+SETTLE_TIMEOUT=60
+STABLE_SECONDS=2
+WORKLOAD_TIMEOUT=20
+DEMAND=300
+CALLS=30
+MAXVCPUS=4 # xl-configs/smpalt.cfg
+
+require_guest
+guest_create
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+wait_online 1 $SETTLE_TIMEOUT || fail "online is '$ONLINE' after boot, expected 1"
+start_workload $DEMAND $WORKLOAD_TIMEOUT ||
+	fail "demand $DEMAND: throughput never became positive"
+read_switch_state 0 "" $SETTLE_TIMEOUT ||
+	fail "after boot: switches is '$SWITCHES', expected 0"
+first_switches=$SWITCHES
+host_cpus >/dev/null # ask xl info before the burst, not during it
+
+# The targets, drawn up front so that the burst itself is only xl calls.
+targets='' i=0 prev_mode=up mode_changes=0
+while [ $i -lt $CALLS ]; do
+	# shellcheck disable=SC3028 # busybox ash has RANDOM
+	n=$((RANDOM % MAXVCPUS + 1))
+	targets="$targets $n"
+	m=$(mode_for $n)
+	[ "$m" = "$prev_mode" ] || mode_changes=$((mode_changes + 1))
+	prev_mode=$m
+	i=$((i + 1))
+done
+final=$n
+want=$(mode_for "$final")
+note "burst of $CALLS vcpu-set:$targets ($mode_changes mode changes requested)"
+
+start=$(uptime_cs)
+for n in $targets; do
+	vcpu_set "$n" || fail "xl vcpu-set $GUEST $n failed during the burst"
+done
+burst_ms=$((($(uptime_cs) - start) * CS_TO_MS))
+log "burst sent in $burst_ms ms"
+
+wait_online $final $SETTLE_TIMEOUT ||
+	fail "after the burst: online is '$ONLINE' ${SETTLE_TIMEOUT}s on, expected $final (last target)"
+settle_ms=$(((SEEN_CS - start) * CS_TO_MS))
+sleep $STABLE_SECONDS
+vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode data/smpalt/switches)
+# shellcheck disable=SC2086 # three words on purpose
+set -- $vals
+[ "${1:-}" = "$final" ] && [ "${2:-}" = "$want" ] ||
+	fail "${STABLE_SECONDS}s after settling: online='${1:-}' mode='${2:-}', expected $final $want"
+grown=$((${3:-0} - first_switches))
+[ $grown -le $mode_changes ] ||
+	fail "switches grew by $grown, more than the $mode_changes mode changes requested"
+if [ "$want" = up ]; then parity=0; else parity=1; fi
+[ $((grown % 2)) -eq $parity ] ||
+	fail "switches grew by $grown: odd/even does not fit a final mode of $want"
+guest_running || fail "domain state '$(domain_state)' after the burst"
+alarm=$(console_alarm) && fail "guest console: $alarm"
+check_counters || fail "counters after the burst: $CHECK_REPLY"
+[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
+	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+
+note "settled on online=$final mode=$want ${settle_ms} ms after the first vcpu-set (burst took $burst_ms ms), switches +$grown"
+guest_destroy
+result SUCCESS "$CALLS random vcpu-set (last $final) settled: online=$final mode=$want after $settle_ms ms, switches +$grown of $mode_changes requested changes, counters ok items=$CHECK_ITEMS"

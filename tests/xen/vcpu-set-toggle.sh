@@ -1,0 +1,84 @@
+# Scenario vcpu-set-toggle: fifteen round trips UP -> SMP -> UP under load,
+# each switch timed, and the counters exact at the end.
+# Input: xl create (vcpus=1, maxvcpus=4), demand 300; then TOGGLES times
+# xl vcpu-set 2 and xl vcpu-set 1, each time waiting until dom0 sees the
+# new data/smpalt/online.
+# Expected: every step within STEP_TIMEOUT, mode smp on 2 and up on 1;
+# data/smpalt/switches grows by exactly 2 * TOGGLES (one per step); the
+# domain never crashes; no refused switch on the console; the counters
+# check answers ok with items > 0.
+# Figures (log and result): vcpu-set -> new online seen from dom0, in ms
+# from /proc/uptime (10 ms resolution), min/median/max per direction; the
+# in-guest switch duration (data/smpalt/last-switch-ns) per direction.
+
+READY="smpalt: ready"
+BOOT_TIMEOUT=60
+STEP_TIMEOUT=20
+WORKLOAD_TIMEOUT=20
+DEMAND=300
+TOGGLES=15
+SMP_COUNT=2
+UP_COUNT=1
+
+require_guest
+guest_create
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+wait_online $UP_COUNT $STEP_TIMEOUT ||
+	fail "online is '$ONLINE' after boot, expected $UP_COUNT"
+start_workload $DEMAND $WORKLOAD_TIMEOUT ||
+	fail "demand $DEMAND: throughput never became positive"
+read_switch_state 0 "" $STEP_TIMEOUT ||
+	fail "after boot: switches is '$SWITCHES', expected 0"
+first_switches=$SWITCHES switches=$SWITCHES last_ns=$LAST_NS
+
+lat_smp='' lat_up='' ns_smp='' ns_up=''
+# step COUNT ROUND: one vcpu-set, timed until dom0 sees online=COUNT.
+step() {
+	local n=$1 want start ms
+	want=$(mode_for "$n")
+	start=$(uptime_cs)
+	vcpu_set "$n" || fail "round $2: xl vcpu-set $GUEST $n failed"
+	wait_online "$n" $STEP_TIMEOUT ||
+		fail "round $2: vcpu-set $n: online is '$ONLINE' after ${STEP_TIMEOUT}s"
+	ms=$(((SEEN_CS - start) * CS_TO_MS))
+	switches=$((switches + 1))
+	read_switch_state $switches "$last_ns" $STEP_TIMEOUT ||
+		fail "round $2: vcpu-set $n: switches '$SWITCHES' last-switch-ns '$LAST_NS', expected switches $switches and a new duration"
+	[ "$MODE" = "$want" ] ||
+		fail "round $2: vcpu-set $n: online=$n but mode is '$MODE'"
+	last_ns=$LAST_NS
+	if [ "$want" = smp ]; then
+		lat_smp="$lat_smp $ms" ns_smp="$ns_smp $LAST_NS"
+	else
+		lat_up="$lat_up $ms" ns_up="$ns_up $LAST_NS"
+	fi
+	log "round $2: vcpu-set $n: online=$n mode=$MODE switches=$SWITCHES last-switch-ns=$LAST_NS, seen ${ms} ms after vcpu-set"
+}
+
+round=1
+while [ $round -le $TOGGLES ]; do
+	step $SMP_COUNT $round
+	step $UP_COUNT $round
+	guest_running || fail "round $round: domain state '$(domain_state)'"
+	round=$((round + 1))
+done
+note "$TOGGLES rounds of vcpu-set $SMP_COUNT/$UP_COUNT done"
+
+grown=$((SWITCHES - first_switches))
+[ $grown -eq $((2 * TOGGLES)) ] ||
+	fail "switches grew by $grown, expected $((2 * TOGGLES))"
+alarm=$(console_alarm) && fail "guest console: $alarm"
+check_counters || fail "counters after $TOGGLES toggles: $CHECK_REPLY"
+[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
+	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+guest_running || fail "domain state '$(domain_state)' after the check"
+
+# shellcheck disable=SC2086 # lists of numbers
+figures="vcpu-set->online ms min/med/max: to $SMP_COUNT $(stats_mmm $lat_smp), to $UP_COUNT $(stats_mmm $lat_up); switch ns min/med/max: to-smp $(stats_mmm $ns_smp), to-up $(stats_mmm $ns_up)"
+note "figures: $figures"
+log "vcpu-set $SMP_COUNT ms:$lat_smp"
+log "vcpu-set $UP_COUNT ms:$lat_up"
+log "to-smp ns:$ns_smp"
+log "to-up ns:$ns_up"
+guest_destroy
+result SUCCESS "$TOGGLES x vcpu-set $SMP_COUNT/$UP_COUNT under demand $DEMAND: switches +$grown, counters ok items=$CHECK_ITEMS; $figures"
