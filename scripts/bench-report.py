@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+"""Turn one `make bench` run into CSVs, PNG plots and summary.md.
+
+Usage: scripts/bench-report.py RESULTS_DIR
+
+RESULTS_DIR is what scripts/bench.sh filled:
+  xen/                     the Xen run (scripts/xen-run.sh, XEN_OUT):
+    console-smpalt-bench.log   the guest's in-guest benchmark ("bench:" lines)
+    bench-vcpu.csv             smpalt: one row per `xl vcpu-set` step
+    bench-linux-vcpu.csv       stock Linux 6.1: one row per step and variant
+  bench-host.txt           the output of `make bench-host`
+  run.txt                  key=value facts about the run (date, commit...)
+
+Writes into RESULTS_DIR: inguest.csv, smpalt-vcpu.csv, linux-vcpu.csv,
+host.csv, latency-stats.csv, switch-stats.csv, vcpu-latency.png,
+switch-ns.png, inguest.png, summary.md; prints the summary table. A part
+that is missing is reported as "not measured", never invented.
+
+Statistics: median is the middle value (mean of the two middle ones for an
+even count), p90 the nearest-rank 90th percentile (the ceil(0.9 n)-th
+smallest value).
+"""
+import csv
+import math
+import os
+import re
+import subprocess
+import sys
+
+# The steps that scripts and plots show, in this order.
+TRANSITIONS = ["1->2", "2->1", "1->4", "4->1"]
+# bench-linux-vcpu.sh reports a change not seen within this many seconds
+# as "never".
+NEVER_SEC = 5.0
+NOT_MEASURED = "not measured"
+
+BENCH_LINE = re.compile(
+    r"bench: (?P<name>.+?): SMP form (?P<smp>\d+) ns, UP form (?P<up>\d+) ns")
+RESULT_LINE = re.compile(
+    r"Test result: SUCCESS smp (?P<smp>\d+) ns up (?P<up>\d+) ns")
+HOST_LAST = re.compile(
+    r"^smp/up (?P<smp_up>[\d.]+) up/plain (?P<up_plain>[\d.]+) "
+    r"ns/site (?P<ns_site>[\d.]+)\s*$")
+HOST_LOOP = re.compile(
+    r"^(?P<name>\S.*?)\s+(?P<smp>[\d.]+)\s+(?P<up>[\d.]+)\s+"
+    r"(?P<plain>[\d.]+)\s+(?P<smp_up>[\d.]+)\s+(?P<up_plain>[\d.]+)\s*$")
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    if n == 0:
+        return None
+    if n % 2:
+        return v[n // 2]
+    return (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+def p90(values):
+    v = sorted(values)
+    if not v:
+        return None
+    return v[max(math.ceil(0.9 * len(v)), 1) - 1]
+
+
+def stats(values):
+    """min, median, p90, max of a list (None for each when empty)."""
+    if not values:
+        return {"n": 0, "min": None, "median": None, "p90": None, "max": None}
+    return {"n": len(values), "min": min(values), "median": median(values),
+            "p90": p90(values), "max": max(values)}
+
+
+def read_csv(path):
+    if not os.path.isfile(path):
+        return None
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def write_csv(path, fields, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+
+
+def read_run_facts(res):
+    facts = {}
+    path = os.path.join(res, "run.txt")
+    if os.path.isfile(path):
+        with open(path) as f:
+            for line in f:
+                k, sep, v = line.rstrip("\n").partition("=")
+                if sep:
+                    facts[k] = v
+    return facts
+
+
+# ------------------------------------------------------------------ parts
+
+def in_guest(res):
+    """Rows of the guest's own benchmark: name, smp_ns, up_ns, ratio."""
+    path = os.path.join(res, "xen", "console-smpalt-bench.log")
+    if not os.path.isfile(path):
+        return []
+    rows = []
+    fallback = None
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = BENCH_LINE.search(line)
+            if m:
+                rows.append((m["name"], int(m["smp"]), int(m["up"])))
+                continue
+            m = RESULT_LINE.search(line)
+            if m:
+                fallback = ("item", int(m["smp"]), int(m["up"]))
+    if not rows and fallback:
+        rows.append(fallback)
+    return [{"workload": n, "smp_ns": s, "up_ns": u,
+             "up_over_smp_throughput": "%.2f" % (s / u)}
+            for n, s, u in rows if u > 0]
+
+
+def host_figures(res):
+    path = os.path.join(res, "bench-host.txt")
+    if not os.path.isfile(path):
+        return None, []
+    last, loops = None, []
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = HOST_LAST.match(line)
+            if m:
+                last = {k: float(v) for k, v in m.groupdict().items()}
+                continue
+            m = HOST_LOOP.match(line)
+            if m:
+                loops.append(m.groupdict())
+    return last, loops
+
+
+def transition(row):
+    return "%s->%s" % (row["from"], row["to"])
+
+
+# ------------------------------------------------------------------ plots
+
+def gnuplot(script, res):
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, cwd=res,
+                       check=True, capture_output=True)
+        return True
+    except (OSError, subprocess.CalledProcessError) as e:
+        err = getattr(e, "stderr", "") or str(e)
+        print("bench-report: gnuplot failed: %s" % err.strip(),
+              file=sys.stderr)
+        return False
+
+
+def plot_latency(res, smpalt_rows, linux_rows):
+    """Points per transition: smpalt, Linux + onlining, Linux kernel-only
+    (a change never seen is drawn at the 5 s limit)."""
+    series = [("smpalt", -0.2, [(transition(r), float(r["latency_s"]))
+                                for r in smpalt_rows])]
+    for variant, label, dx in (("user", "Linux 6.1 + user-space onlining",
+                                0.0),
+                               ("kernel", "Linux 6.1 kernel only", 0.2)):
+        pts = []
+        for r in linux_rows:
+            if r["variant"] != variant or r["from"] == "boot":
+                continue
+            if r["outcome"] == "seen":
+                pts.append((transition(r), float(r["latency_s"])))
+            elif r["outcome"] == "never":
+                pts.append((transition(r), NEVER_SEC))
+        series.append((label, dx, pts))
+    data = os.path.join(res, "vcpu-latency.dat")
+    with open(data, "w") as f:
+        for label, dx, pts in series:
+            f.write("# %s\n" % label)
+            for t, y in pts:
+                if t in TRANSITIONS:
+                    f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
+            f.write("\n\n")
+    xtics = ", ".join('"%s" %d' % (t, i) for i, t in enumerate(TRANSITIONS))
+    plots = ", ".join(
+        "'vcpu-latency.dat' index %d using 1:2 with points pt %d ps 1.2 "
+        "title '%s'" % (i, (7, 5, 2)[i], s[0]) for i, s in enumerate(series))
+    return gnuplot(f"""
+set terminal pngcairo size 900,560
+set output 'vcpu-latency.png'
+set title "xl vcpu-set until the guest shows the new vCPU set (seen from dom0)\\nTCG: not hardware times; at {NEVER_SEC:g} s = never seen"
+set ylabel 'seconds'
+set xrange [-0.6:{len(TRANSITIONS) - 0.4}]
+set yrange [0:{NEVER_SEC + 0.8}]
+set xtics ({xtics})
+set arrow from -0.6,{NEVER_SEC} to {len(TRANSITIONS) - 0.4},{NEVER_SEC} nohead dt 2
+set key below
+set grid ytics
+plot {plots}
+""", res)
+
+
+def plot_switch(res, smpalt_rows):
+    data = os.path.join(res, "switch-ns.dat")
+    with open(data, "w") as f:
+        for d in ("up-smp", "smp-up"):
+            f.write("# %s\n" % d)
+            for i, r in enumerate(smpalt_rows, 1):
+                if r["direction"] == d and r["switch_ns"]:
+                    f.write("%d %.1f\n" % (i, int(r["switch_ns"]) / 1000))
+            f.write("\n\n")
+    return gnuplot("""
+set terminal pngcairo size 900,480
+set output 'switch-ns.png'
+set title "smpalt in-guest switch duration (data/smpalt/last-switch-ns)\\nTCG: not hardware times"
+set xlabel 'xl vcpu-set step'
+set ylabel 'microseconds'
+set yrange [0:*]
+set grid ytics
+set key top right
+plot 'switch-ns.dat' index 0 using 1:2 with points pt 7 title 'UP -> SMP', \\
+     'switch-ns.dat' index 1 using 1:2 with points pt 5 title 'SMP -> UP'
+""", res)
+
+
+def plot_inguest(res, rows):
+    data = os.path.join(res, "inguest.dat")
+    with open(data, "w") as f:
+        for r in rows:
+            f.write('"%s" %d %d\n' % (r["workload"].replace('"', "'"),
+                                      r["smp_ns"], r["up_ns"]))
+    return gnuplot("""
+set terminal pngcairo size 800,480
+set output 'inguest.png'
+set title "smpalt in-guest, one vCPU: ns per work item, same kernel, same run\\nTCG: not hardware times"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.7 border -1
+set ylabel 'ns per item (lower is better)'
+set yrange [0:*]
+set grid ytics
+plot 'inguest.dat' using 2:xtic(1) title 'SMP form (unpatched)', \\
+     '' using 3 title 'UP form (patched)'
+""", res)
+
+
+# ---------------------------------------------------------------- summary
+
+def fmt_s(v):
+    return "%.2f s" % v
+
+
+def fmt_dist(st, fmt):
+    return "%s (min %s, p90 %s, max %s; n=%d)" % (
+        fmt(st["median"]), fmt(st["min"]), fmt(st["p90"]), fmt(st["max"]),
+        st["n"])
+
+
+def linux_row_text(rows):
+    """One cell for a Linux variant and transition."""
+    n = len(rows)
+    if n == 0:
+        return NOT_MEASURED
+    seen = [float(r["latency_s"]) for r in rows if r["outcome"] == "seen"]
+    never = sum(1 for r in rows if r["outcome"] == "never")
+    unchanged = sum(1 for r in rows if r["outcome"] == "unchanged")
+    if unchanged == n:
+        return ("no change to wait for: the vCPUs added before never "
+                "came online (n=%d)" % n)
+    if never == n:
+        return "never (not within %g s, %d of %d)" % (NEVER_SEC, never, n)
+    text = fmt_dist(stats(seen), fmt_s) if seen else ""
+    if never:
+        text += "; never in %d of %d" % (never, n)
+    if unchanged:
+        text += "; unchanged in %d of %d" % (unchanged, n)
+    return text
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    res = sys.argv[1]
+    xen = os.path.join(res, "xen")
+    facts = read_run_facts(res)
+
+    guest = in_guest(res)
+    write_csv(os.path.join(res, "inguest.csv"),
+              ["workload", "smp_ns", "up_ns", "up_over_smp_throughput"], guest)
+
+    smpalt = read_csv(os.path.join(xen, "bench-vcpu.csv")) or []
+    linux = read_csv(os.path.join(xen, "bench-linux-vcpu.csv")) or []
+    if smpalt:
+        write_csv(os.path.join(res, "smpalt-vcpu.csv"), list(smpalt[0]),
+                  smpalt)
+    if linux:
+        write_csv(os.path.join(res, "linux-vcpu.csv"), list(linux[0]), linux)
+
+    host_last, host_loops = host_figures(res)
+    host_rows = [{"metric": k, "value": v}
+                 for k, v in (host_last or {}).items()]
+    host_rows += [{"metric": "%s %s" % (l["name"], k), "value": l[k]}
+                  for l in host_loops
+                  for k in ("smp", "up", "plain", "smp_up", "up_plain")]
+    write_csv(os.path.join(res, "host.csv"), ["metric", "value"], host_rows)
+
+    # Distributions.
+    lat_rows, table = [], []
+    for t in TRANSITIONS:
+        rows = [r for r in smpalt if transition(r) == t]
+        st = stats([float(r["latency_s"]) for r in rows])
+        lat_rows.append(dict(system="smpalt", transition=t, **st))
+    for variant in ("kernel", "user"):
+        for t in TRANSITIONS:
+            rows = [r for r in linux if r["variant"] == variant
+                    and transition(r) == t and r["outcome"] == "seen"]
+            st = stats([float(r["latency_s"]) for r in rows])
+            lat_rows.append(dict(system="linux-" + variant, transition=t,
+                                 **st))
+    write_csv(os.path.join(res, "latency-stats.csv"),
+              ["system", "transition", "n", "min", "median", "p90", "max"],
+              lat_rows)
+    sw = {d: stats([int(r["switch_ns"]) for r in smpalt
+                    if r["direction"] == d and r["switch_ns"]])
+          for d in ("up-smp", "smp-up")}
+    write_csv(os.path.join(res, "switch-stats.csv"),
+              ["direction", "n", "min", "median", "p90", "max"],
+              [dict(direction=d, **s) for d, s in sw.items()])
+
+    # Plots.
+    plots = []
+    if smpalt or linux:
+        if plot_latency(res, smpalt, linux):
+            plots.append("vcpu-latency.png")
+    if smpalt and plot_switch(res, smpalt):
+        plots.append("switch-ns.png")
+    if guest and plot_inguest(res, guest):
+        plots.append("inguest.png")
+
+    # The table.
+    if guest:
+        for g in guest:
+            table.append((
+                "in-guest UP/SMP throughput ratio, one vCPU (%s)"
+                % g["workload"],
+                "%s x (SMP form %d ns, UP form %d ns per item)"
+                % (g["up_over_smp_throughput"], g["smp_ns"], g["up_ns"])))
+    else:
+        table.append(("in-guest UP/SMP throughput ratio, one vCPU",
+                      NOT_MEASURED + " (no bench: line from the guest)"))
+    for t in TRANSITIONS:
+        rows = [r for r in smpalt if transition(r) == t]
+        st = stats([float(r["latency_s"]) for r in rows])
+        table.append(("smpalt vcpu-set %s latency (median)" % t,
+                      fmt_dist(st, fmt_s) if st["n"] else NOT_MEASURED))
+    xl = stats([float(r["xl_s"]) for r in smpalt if r.get("xl_s")])
+    if xl["n"]:
+        table.append(("  the xl vcpu-set command alone (overlaps the above)",
+                      fmt_dist(xl, fmt_s)))
+    for d, label in (("up-smp", "UP->SMP"), ("smp-up", "SMP->UP")):
+        st = sw[d]
+        table.append(("smpalt switch duration %s (median)" % label,
+                      fmt_dist(st, lambda v: "%d ns" % v)
+                      if st["n"] else NOT_MEASURED))
+    for variant, label in (("kernel", "Linux 6.1 kernel-only"),
+                           ("user", "Linux 6.1 + userspace onlining")):
+        for t in TRANSITIONS:
+            rows = [r for r in linux
+                    if r["variant"] == variant and transition(r) == t]
+            table.append(("%s %s" % (label, t), linux_row_text(rows)))
+    boots = [float(r["latency_s"]) for r in linux if r["from"] == "boot"]
+    if boots:
+        table.append(("Linux 6.1 domU boot until online=0 (each variant)",
+                      ", ".join(fmt_s(b) for b in boots)))
+    if host_last:
+        table.append((
+            "host smp/up, up/plain, ns/site",
+            "%.2f, %.2f, %.2f (make bench-host, this machine, no Xen)"
+            % (host_last["smp_up"], host_last["up_plain"],
+               host_last["ns_site"])))
+    else:
+        table.append(("host smp/up, up/plain, ns/site", NOT_MEASURED))
+
+    width = max(len(k) for k, _ in table)
+    lines = ["| %-*s | %s |" % (width, "measurement", "result"),
+             "| %s | %s |" % ("-" * width, "-" * 6)]
+    lines += ["| %-*s | %s |" % (width, k, v) for k, v in table]
+
+    date = facts.get("date", "unknown date")
+    with open(os.path.join(res, "summary.md"), "w") as f:
+        f.write("# smpalt benchmarks, %s\n\n" % date)
+        for k in ("commit", "host", "xen_status", "host_status"):
+            if k in facts:
+                f.write("- %s: %s\n" % (k, facts[k]))
+        f.write(
+            "- Xen 4.17 inside QEMU under TCG (no KVM): absolute times are "
+            "not hardware times; compare ratios and the same kind of "
+            "figure within this one run.\n"
+            "- Latencies are from just before `xl vcpu-set` in dom0 until "
+            "dom0 sees the new set (smpalt: a xenstore watch on "
+            "data/smpalt/online; Linux: the domU's console line, polled "
+            "every 50 ms in the domU and 20 ms in dom0), so they include "
+            "the xl command itself.\n"
+            "- median, p90 (nearest rank), min, max over every step of "
+            "that kind; CSVs next to this file.\n\n")
+        f.write("\n".join(lines) + "\n\n")
+        for p in plots:
+            f.write("![%s](%s)\n\n" % (p, p))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
