@@ -7,6 +7,7 @@
 #   make test-unit  host engine tests only (seconds)
 #   make test-xen   scenarios on real Xen (TESTS="a b" runs some)
 #   make bench-host host benchmarks of the lock paths and the switch cost
+#   make bench      every benchmark: in-guest, vcpu-set vs stock Linux, host
 #
 # Objects of different compilers never mix: each compiler gets its own
 # build folder, build/<compiler>/.
@@ -37,6 +38,7 @@ include mk/xs.mk
 include mk/guest.mk
 include mk/xen.mk
 include mk/tools.mk
+include mk/bench.mk
 
 # The site checker always checks the guest kernel too, not only when it
 # happens to be built already.

@@ -1,0 +1,118 @@
+#!/bin/bash
+# make bench: every benchmark in one go, results in results/<timestamp>/.
+#
+#   1. one Xen boot (scripts/xen-run.sh) running three scenarios:
+#        bench             the guest's in-guest benchmark, one vCPU: a
+#                          lock-heavy work item in SMP and in UP form
+#        bench-vcpu        smpalt: ROUNDS rounds of xl vcpu-set 2 1 4 1,
+#                          latency as seen from dom0 and in-guest switch ns
+#        bench-linux-vcpu  stock Debian Linux 6.1 PV domU, same steps,
+#                          kernel alone and with user-space onlining
+#   2. the host benchmark (make bench-host)
+#   3. scripts/bench-report.py: CSVs, PNG plots, summary.md; the summary
+#      table is printed last.
+# A part that fails is reported as "not measured"; the exit status is
+# non-zero if any part failed.
+#
+# Usage: scripts/bench.sh -g GUEST_ELF -H BENCH_HOST_PROGRAM [-r ROUNDS]
+#                         [-o RESULTS_DIR]
+#   ROUNDS        rounds of the vcpu-set steps (default 5: 20 toggles)
+#   RESULTS_DIR   default results/<UTC timestamp>; results/latest points
+#                 at the last one
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+LINUX_DOMU_DIR=$CACHE/linux-domu
+XEN_SCENARIOS=(bench bench-vcpu bench-linux-vcpu)
+ROUNDS=5
+# Seconds one scenario may take inside dom0: the Linux one boots two
+# domUs (about 30 s each under TCG) and waits 5 s for every change that
+# never comes.
+SCENARIO_TIMEOUT=480
+
+die() {
+	echo "bench: error: $*" >&2
+	exit 2
+}
+stage() { echo "bench: $*"; }
+
+guest= host_bench= res=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-g | -H | -r | -o)
+		[ $# -ge 2 ] || die "$1 needs a value"
+		case $1 in
+		-g) guest=$2 ;;
+		-H) host_bench=$2 ;;
+		-r) ROUNDS=$2 ;;
+		-o) res=$2 ;;
+		esac
+		shift 2
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*) die "unknown argument $1 (see --help)" ;;
+	esac
+done
+[ -n "$guest" ] && [ -f "$guest" ] || die "guest kernel '${guest}' not found (-g)"
+[ -n "$host_bench" ] && [ -x "$host_bench" ] ||
+	die "host benchmark '${host_bench}' not found (-H)"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "bad round count '$ROUNDS'"
+
+stamp=$(date -u +%Y%m%d-%H%M%S)
+res=${res:-$TOP/results/$stamp}
+mkdir -p "$res"
+res=$(cd "$res" && pwd)
+ln -sfn "$res" "$TOP/results/latest" 2>/dev/null || true
+{
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "commit=$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "host=$(uname -sr), $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+	echo "rounds=$ROUNDS"
+} >"$res/run.txt"
+failed=0
+
+# --- 1. Xen: the stock-Linux domU's files, then one boot for all scenarios
+stage "Linux domU initramfs (scripts/mk-linux-domu.sh)"
+if bash "$TOP/scripts/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
+	bash "$TOP/scripts/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" >>"$res/fetch.log" 2>&1; then
+	linux_dir=$LINUX_DOMU_DIR
+else
+	stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
+	linux_dir=
+fi
+stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds)"
+xen_status=0
+LINUX_DOMU_DIR=$linux_dir XEN_OUT=$res/xen \
+	XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
+	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS" \
+	bash "$TOP/scripts/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
+	tee "$res/xen-run.txt" || xen_status=$?
+if [ "$xen_status" -ne 0 ]; then
+	failed=1
+	echo "xen_status=failed (exit $xen_status, see xen-run.txt)" >>"$res/run.txt"
+else
+	echo "xen_status=all scenarios passed" >>"$res/run.txt"
+fi
+
+# --- 2. host
+stage "host: $host_bench"
+if "$host_bench" >"$res/bench-host.txt" 2>&1; then
+	tail -1 "$res/bench-host.txt"
+	echo "host_status=ok" >>"$res/run.txt"
+else
+	failed=1
+	stage "host benchmark failed (see $res/bench-host.txt)"
+	echo "host_status=failed" >>"$res/run.txt"
+fi
+
+# --- 3. report
+stage "report: $res"
+echo
+python3 "$TOP/scripts/bench-report.py" "$res" || failed=1
+echo
+stage "results in $res (summary.md, *.csv, *.png)"
+exit $failed
