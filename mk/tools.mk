@@ -7,20 +7,29 @@
 #                                 built and run with gcc and with clang;
 #                                 the last line is "N passed, N failed"
 #   make test-tools-one           the same with $(CC) only
+#   make test-tools-sanitize      the same under ASan+UBSan (binary and
+#                                 tests), built into build/<cc>-sanitize/
 #
 # The autoscaler runs in dom0: scripts/mkinitramfs.sh copies it from
 # $(AUTOSCALER) (given in the environment as AUTOSCALER) into the dom0
 # initramfs at /usr/local/bin/smpalt-autoscaler. Debian's libxenstore.so.4
 # there is the same version as the host's (libxen-dev).
 
-.PHONY: tools test-tools test-tools-one
+.PHONY: tools test-tools test-tools-one test-tools-sanitize
 
-TOOLS_OUT    := $(BUILD)/tools
-AUTOSCALER   := $(TOOLS_OUT)/smpalt-autoscaler
 # Our headers by -iquote only: include/ holds the guest's own xenstore.h,
 # which must never hide libxenstore's <xenstore.h>.
 TOOLS_CFLAGS := $(filter-out -I$(TOP)/include,$(HOST_CFLAGS)) \
 	-iquote $(TOP)/tools -D_GNU_SOURCE
+ifeq ($(TOOLS_SAN),1)
+TOOLS_OUT    := $(TOP)/build/$(CC_NAME)-sanitize/tools
+TOOLS_CFLAGS := $(filter-out -O2,$(TOOLS_CFLAGS)) -O1 \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+else
+TOOLS_OUT    := $(BUILD)/tools
+endif
+AUTOSCALER   := $(TOOLS_OUT)/smpalt-autoscaler
 TOOLS_LIBS   := -lxenstore
 TOOLS_POLICY := tools/autoscale_policy.c tools/autoscale_policy.h
 
@@ -71,6 +80,9 @@ test-tools-one: $(TOOLS_TEST_BINS)
 	done; \
 	echo "$(CC_NAME): $$pass passed, $$fail failed"; \
 	[ "$$fail" -eq 0 ]
+
+test-tools-sanitize:
+	@$(MAKE) --no-print-directory TOOLS_SAN=1 tools test-tools-one
 
 # Both compilers, each into its own build folder; the autoscaler itself is
 # built too, so that both compilers see it warning-free.

@@ -16,6 +16,7 @@ SUITES=(
 	"xenstore + hotplug tests (ASan+UBSan)|make --no-print-directory test-xs-sanitize"
 	"site checker|make --no-print-directory check-sites"
 	"dom0 tools: autoscaler policy + end-to-end (gcc, clang)|make --no-print-directory test-tools"
+	"dom0 tools (ASan+UBSan)|make --no-print-directory test-tools-sanitize"
 	"Xen scenarios|make --no-print-directory test-xen"
 )
 
