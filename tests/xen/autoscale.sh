@@ -1,12 +1,15 @@
-# Scenario autoscale: smpalt-autoscaler scales the guest by its load.
-# Input: the guest (vcpus=1, maxvcpus=4) with the autoscaler watching it
-# (period 0.5 s, hold 1.5 s, high 80%, low 40%); control/smpalt/demand
-# 0, then 250 (work for 2.5 vCPUs), then 0; then SIGTERM.
+# Scenario autoscale: smpalt-autoscaler scales guests by their load.
+# Input: two guests (vcpus=1, maxvcpus=4), the autoscaler watching both by
+# name (period 0.5 s, hold 1.5 s, high 80%, low 40%); the first guest's
+# control/smpalt/demand 0, then 250 (work for 2.5 vCPUs), then 0; the
+# second stays idle and is destroyed mid-run; then SIGTERM.
 # Expected: no change while idle; with demand 250 the autoscaler sets
-# ceil(250/80) = 4 vCPUs (online >= 3, mode smp); back at 0 it sets 1
-# (online 1, mode up); it stops cleanly on SIGTERM with a CSV row per
-# sample and a logged reason per change.  Then: a missing domain exits 4
-# and a domain destroyed under it is dropped (exit 5, every domain gone).
+# ceil(250/80) = 4 vCPUs on the first (online >= 3, mode smp) and leaves
+# the second at 1; the destroyed one is dropped and the other still
+# scaled: back at demand 0 it sets 1 (online 1, mode up); it stops cleanly
+# on SIGTERM with CSV rows for both and a logged reason per change.
+# Also: a missing domain exits 4; when its only domain is destroyed the
+# autoscaler exits 5.
 # The CSV and the autoscaler's log come back as autoscale.csv and
 # autoscale-autoscaler.log in the results folder.
 
@@ -30,6 +33,7 @@ AS_LOG=/tmp/autoscale-autoscaler.log
 EXIT_NO_DOMAIN=4
 EXIT_ALL_GONE=5
 STOP_TIMEOUT=10
+DROP_TIMEOUT=10
 
 [ -x "$AUTOSCALER" ] || result SKIP "no $AUTOSCALER in the initramfs (make tools)"
 require_guest
@@ -93,16 +97,24 @@ cat /tmp/as-missing.log
 grep -q "no domain 'no-such-domain'" /tmp/as-missing.log ||
 	fail "missing domain: no clear message"
 
-# --- 2. the guest, idle, with the autoscaler watching it
+# --- 2. two guests, idle, with the autoscaler watching both
 guest_create
+IDLE_GUEST=$GUEST-idle
+xl create -q "$SMPALT_CFG" "name=\"$IDLE_GUEST\"" || fail "xl create $IDLE_GUEST failed"
+IDLE_DOMID=$(xl domid "$IDLE_GUEST") || fail "no domid for $IDLE_GUEST"
 wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
 wait_for_xs data/smpalt/load 0 $SAMPLE_TIMEOUT || fail "no data/smpalt/load=0 at boot"
+end=$(($(date +%s) + BOOT_TIMEOUT))
+until [ "$(xenstore-read /local/domain/$IDLE_DOMID/data/smpalt/load 2>/dev/null)" = 0 ]; do
+	[ "$(date +%s)" -le $end ] || fail "$IDLE_GUEST: no data/smpalt/load=0 within ${BOOT_TIMEOUT}s"
+	usleep $POLL_USEC
+done
 xs_write_guest control/smpalt/demand 0 || fail "cannot write control/smpalt/demand"
 
 $AUTOSCALER --period $PERIOD --hold $HOLD --high $HIGH --low $LOW \
-	--csv "$CSV" "$GUEST" >"$AS_LOG" 2>&1 &
+	--csv "$CSV" "$GUEST" "$IDLE_GUEST" >"$AS_LOG" 2>&1 &
 AS_PID=$!
-note "autoscaler pid $AS_PID watching $GUEST (period ${PERIOD}s, hold ${HOLD}s)"
+note "autoscaler pid $AS_PID watching $GUEST and $IDLE_GUEST (period ${PERIOD}s, hold ${HOLD}s)"
 sleep $IDLE_SECONDS
 alive "$AS_PID" || { finish; fail "autoscaler exited while idle"; }
 v=$(xs_read_guest data/smpalt/online)
@@ -117,6 +129,18 @@ up_s=$(since "$t")
 wait_for_xs data/smpalt/mode smp $SAMPLE_TIMEOUT ||
 	{ finish; fail "demand $DEMAND: mode never became smp"; }
 note "demand $DEMAND: online $(xs_read_guest data/smpalt/online), mode smp after $up_s s"
+v=$(xenstore-read "/local/domain/$IDLE_DOMID/data/smpalt/online")
+[ "$v" = 1 ] || { finish; fail "$IDLE_GUEST (idle) has online=$v, expected 1"; }
+
+# --- 3b. the idle guest disappears: dropped, the other still watched
+xl destroy "$IDLE_GUEST" || fail "xl destroy $IDLE_GUEST failed"
+end=$(($(date +%s) + DROP_TIMEOUT))
+until grep -q "$IDLE_GUEST (domain $IDLE_DOMID): disappeared: dropped" "$AS_LOG"; do
+	[ "$(date +%s)" -le $end ] || { finish; fail "$IDLE_GUEST destroyed but not dropped"; }
+	usleep $POLL_USEC
+done
+alive "$AS_PID" || { finish; fail "autoscaler exited when one of two domains went"; }
+note "$IDLE_GUEST destroyed: dropped, autoscaler goes on"
 
 # --- 4. demand 0: back to 1 vCPU, UP code
 t=$(now_cs)
@@ -135,11 +159,14 @@ rows=$(($(wc -l <"$CSV") - 1))
 ups=$(grep -c 'over-high' "$AS_LOG")
 downs=$(grep -c 'under-low' "$AS_LOG")
 smp_rows=$(grep -c ',smp,' "$CSV")
+idle_rows=$(grep -c ",$IDLE_GUEST," "$CSV")
+xl_ms=$(sed -n 's/.* done in \([0-9]*\) ms$/\1/p' "$AS_LOG" | tr '\n' ' ')
 finish
 head -1 "$CSV" | grep -qx 'time_s,domain,load,vcpus,mode,throughput' ||
 	fail "CSV header is '$(head -1 "$CSV")'"
 [ "$rows" -gt 0 ] || fail "CSV has no rows"
 [ "$smp_rows" -gt 0 ] || fail "CSV has no row in smp mode"
+[ "$idle_rows" -gt 0 ] || fail "CSV has no row for $IDLE_GUEST"
 [ "$ups" -ge 1 ] && [ "$downs" -ge 1 ] ||
 	fail "log has $ups scale-up and $downs scale-down decisions"
 grep -q 'stopped by SIGTERM' "$AS_LOG" || fail "no clean stop line in the log"
@@ -160,4 +187,4 @@ cat /tmp/as-gone.log
 [ $rc -eq $EXIT_ALL_GONE ] || fail "domain destroyed: exit $rc, expected $EXIT_ALL_GONE"
 grep -q 'disappeared: dropped' /tmp/as-gone.log || fail "no 'disappeared' line"
 
-result SUCCESS "demand $DEMAND: >= $ONLINE_UP_MIN vCPUs + smp in $up_s s; demand 0: 1 vCPU + up in $down_s s; $rows CSV rows, $ups up / $downs down decisions"
+result SUCCESS "demand $DEMAND: >= $ONLINE_UP_MIN vCPUs + smp in $up_s s; demand 0: 1 vCPU + up in $down_s s; xl vcpu-set ms: ${xl_ms% }; idle guest kept 1 and dropped when destroyed; $rows CSV rows, $ups up / $downs down decisions"
