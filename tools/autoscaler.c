@@ -437,6 +437,22 @@ static void reap_vcpu_set(struct domain *d, bool block)
 
 /* ----------------------------------------------------------------- CSV */
 
+/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or newline. */
+static void csv_put_field(const char *v)
+{
+	if (!strpbrk(v, ",\"\r\n")) {
+		fputs(v, csv);
+		return;
+	}
+	fputc('"', csv);
+	for (; *v; v++) {
+		if (*v == '"')
+			fputc('"', csv);
+		fputc(*v, csv);
+	}
+	fputc('"', csv);
+}
+
 static void csv_write_row(const struct domain *d, uint64_t t,
 			  const struct sample *s)
 {
@@ -445,10 +461,14 @@ static void csv_write_row(const struct domain *d, uint64_t t,
 	if (!csv)
 		return;
 	fmt_elapsed(time_s, sizeof(time_s), t);
-	fprintf(csv, "%s,%s,", time_s, d->name);
+	fprintf(csv, "%s,", time_s);
+	csv_put_field(d->name);
+	fputc(',', csv);
 	if (s->has_load)
 		fprintf(csv, "%u", s->load);
-	fprintf(csv, ",%u,%s,", s->has_online ? s->online : s->vcpus, s->mode);
+	fprintf(csv, ",%u,", s->has_online ? s->online : s->vcpus);
+	csv_put_field(s->mode);
+	fputc(',', csv);
 	if (s->has_tput)
 		fprintf(csv, "%llu", s->tput);
 	fputc('\n', csv);
@@ -514,8 +534,7 @@ static int read_sample(struct domain *d, struct sample *s)
 		s->has_tput = true;
 		s->tput = v;
 	}
-	if (xs_get_dom(d, KEY_MODE, s->mode, sizeof(s->mode)) ||
-	    strpbrk(s->mode, ",\"\n"))
+	if (xs_get_dom(d, KEY_MODE, s->mode, sizeof(s->mode)))
 		s->mode[0] = '\0';
 	return 0;
 }

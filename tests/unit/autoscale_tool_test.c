@@ -656,6 +656,16 @@ static void absent_load_is_logged_once_and_recorded_empty(void **state)
 	assert_int_equal(count_lines(xl_log), 0);
 }
 
+static void csv_quotes_a_name_with_a_comma(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "web,\"1\"", "0");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "--csv", csv_path,
+						    "web,\"1\"", NULL)),
+			 0);
+	expect_in_file(csv_path, ",\"web,\"\"1\"\"\",0,1,up,100\n");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -675,6 +685,7 @@ int main(int argc, char **argv)
 			slow_xl_does_not_stop_sampling_nor_get_orphaned, setup),
 		cmocka_unit_test_setup(vanished_domain_is_dropped_then_exit_5,
 				       setup),
+		cmocka_unit_test_setup(csv_quotes_a_name_with_a_comma, setup),
 		cmocka_unit_test_setup(
 			absent_load_is_logged_once_and_recorded_empty, setup),
 	};
