@@ -304,6 +304,33 @@ read_switch_state() {
 	done
 }
 
+# wait_step COUNT SWITCHES LAST_NS TIMEOUT: after a vcpu-set, poll online,
+# mode, switches and last-switch-ns in one read until online is COUNT,
+# switches is SWITCHES and (LAST_NS not empty) last-switch-ns differs from
+# LAST_NS. SEEN_CS: the end of the first read that showed online=COUNT (an
+# upper bound, one poll late at most). Sets ONLINE, MODE, SWITCHES and
+# LAST_NS from the last read. Returns 1 on timeout.
+wait_step() {
+	local want=$1 want_sw=$2 old_ns=$3 end vals
+	end=$(($(uptime_cs) + $4 * CS_PER_SEC))
+	SEEN_CS=''
+	while :; do
+		vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
+			data/smpalt/switches data/smpalt/last-switch-ns)
+		# shellcheck disable=SC2086 # four words on purpose
+		set -- $vals
+		ONLINE=${1:-} MODE=${2:-} SWITCHES=${3:-} LAST_NS=${4:-}
+		if [ "$ONLINE" = "$want" ]; then
+			[ -n "$SEEN_CS" ] || SEEN_CS=$(uptime_cs)
+			[ "$SWITCHES" = "$want_sw" ] &&
+				{ [ -z "$old_ns" ] || [ "$LAST_NS" != "$old_ns" ]; } &&
+				return 0
+		fi
+		[ "$(uptime_cs)" -le "$end" ] || return 1
+		usleep $FAST_POLL_USEC
+	done
+}
+
 # check_counters [TIMEOUT]: run the counters contract once. Returns 0 with
 # CHECK_ITEMS set when the guest answers ok, 1 when it answers FAIL, 2 when
 # it does not answer in time; CHECK_REPLY holds the answer (or why none).

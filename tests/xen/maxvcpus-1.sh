@@ -56,10 +56,10 @@ refused=
 for opt in "" -i; do
 	# shellcheck disable=SC2086 # no option or -i
 	if out=$(xl vcpu-set $opt "$GUEST" 2 2>&1); then
-		log "xl vcpu-set $opt 2 accepted: $out"
+		log "xl vcpu-set${opt:+ $opt} 2 accepted: $out"
 	else
-		log "xl vcpu-set $opt 2 refused: $out"
-		refused="$refused${refused:+, }vcpu-set $opt 2"
+		log "xl vcpu-set${opt:+ $opt} 2 refused: $out"
+		refused="$refused${refused:+, }vcpu-set${opt:+ $opt} 2"
 	fi
 done
 sleep $IGNORE_SECONDS

@@ -35,22 +35,19 @@ for n in $STEPS; do
 	want=$(mode_for "$n")
 	start=$(uptime_cs)
 	vcpu_set "$n" || fail "xl vcpu-set $GUEST $n failed"
-	wait_online "$n" $STEP_TIMEOUT ||
-		fail "vcpu-set $n: online is '$ONLINE' after ${STEP_TIMEOUT}s, expected $n"
-	ms=$(((SEEN_CS - start) * CS_TO_MS))
-	lat_ms="$lat_ms $ms"
+	old_ns=''
 	if [ "$want" != "$mode" ]; then
 		switches=$((switches + 1))
-		read_switch_state $switches "$last_ns" $STEP_TIMEOUT ||
-			fail "vcpu-set $n: switches '$SWITCHES' last-switch-ns '$LAST_NS', expected switches $switches and a new duration"
-		if [ "$want" = smp ]; then
-			to_smp_ns="$to_smp_ns $LAST_NS"
-		else
-			to_up_ns="$to_up_ns $LAST_NS"
-		fi
-	else
-		read_switch_state $switches "" $STEP_TIMEOUT ||
-			fail "vcpu-set $n: switches is '$SWITCHES', expected $switches (no mode change)"
+		old_ns=$last_ns # a switch: wait for its new duration too
+	fi
+	wait_step "$n" $switches "$old_ns" $STEP_TIMEOUT ||
+		fail "vcpu-set $n: after ${STEP_TIMEOUT}s online='$ONLINE' switches='$SWITCHES' last-switch-ns='$LAST_NS', expected online $n, switches $switches${old_ns:+ and a new duration}"
+	ms=$(((SEEN_CS - start) * CS_TO_MS))
+	lat_ms="$lat_ms $ms"
+	if [ -n "$old_ns" ] && [ "$want" = smp ]; then
+		to_smp_ns="$to_smp_ns $LAST_NS"
+	elif [ -n "$old_ns" ]; then
+		to_up_ns="$to_up_ns $LAST_NS"
 	fi
 	[ "$MODE" = "$want" ] ||
 		fail "vcpu-set $n: online=$n but mode is '$MODE', expected $want"

@@ -38,12 +38,10 @@ step() {
 	want=$(mode_for "$n")
 	start=$(uptime_cs)
 	vcpu_set "$n" || fail "round $2: xl vcpu-set $GUEST $n failed"
-	wait_online "$n" $STEP_TIMEOUT ||
-		fail "round $2: vcpu-set $n: online is '$ONLINE' after ${STEP_TIMEOUT}s"
-	ms=$(((SEEN_CS - start) * CS_TO_MS))
 	switches=$((switches + 1))
-	read_switch_state $switches "$last_ns" $STEP_TIMEOUT ||
-		fail "round $2: vcpu-set $n: switches '$SWITCHES' last-switch-ns '$LAST_NS', expected switches $switches and a new duration"
+	wait_step "$n" $switches "$last_ns" $STEP_TIMEOUT ||
+		fail "round $2: vcpu-set $n: after ${STEP_TIMEOUT}s online='$ONLINE' switches='$SWITCHES' last-switch-ns='$LAST_NS', expected online $n, switches $switches and a new duration"
+	ms=$(((SEEN_CS - start) * CS_TO_MS))
 	[ "$MODE" = "$want" ] ||
 		fail "round $2: vcpu-set $n: online=$n but mode is '$MODE'"
 	last_ns=$LAST_NS
@@ -59,7 +57,6 @@ round=1
 while [ $round -le $TOGGLES ]; do
 	step $SMP_COUNT $round
 	step $UP_COUNT $round
-	guest_running || fail "round $round: domain state '$(domain_state)'"
 	round=$((round + 1))
 done
 note "$TOGGLES rounds of vcpu-set $SMP_COUNT/$UP_COUNT done"
