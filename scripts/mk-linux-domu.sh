@@ -85,8 +85,10 @@ online_added_cpus() {
 	while :; do
 		for f in $CPU_SYS/cpu[0-9]*/online; do
 			[ -f "$f" ] || continue
-			read -r v <"$f" 2>/dev/null || continue
-			[ "$v" = 0 ] && echo 1 >"$f" 2>/dev/null
+			read -r v 2>/dev/null <"$f" || continue
+			# stderr first: a cpu taken away meanwhile makes the open fail,
+			# and its message must not break a line on the console
+			[ "$v" = 0 ] && echo 1 2>/dev/null >"$f"
 		done
 		usleep $POLL_USEC
 	done
