@@ -218,6 +218,7 @@ set title "smpalt in-guest switch duration (data/smpalt/last-switch-ns)\\nTCG: n
 set xlabel 'xl vcpu-set step'
 set ylabel 'microseconds'
 set yrange [0:*]
+set offsets 0.5, 0.5, 0, 0
 set grid ytics
 set key top right
 plot 'switch-ns.dat' index 0 using 1:2 with points pt 7 title 'UP -> SMP', \\
