@@ -35,15 +35,7 @@ CSV=$RESULTS_DIR/bench-linux-vcpu.csv
 r=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^smpalt\.bench\.rounds=//p')
 ROUNDS=${r:-$ROUNDS}
 
-# Centiseconds of dom0 uptime without a fork (the fraction has 2 digits).
-uptime_cs() {
-	local up frac
-	read -r up _ </proc/uptime
-	frac=${up#*.}
-	frac=${frac#0}
-	echo $((${up%.*} * CS_PER_SEC + frac))
-}
-
+# uptime_cs (dom0 centiseconds, no fork) comes from lib.sh.
 cs_to_s() {
 	printf '%d.%02d' $(($1 / CS_PER_SEC)) $(($1 % CS_PER_SEC))
 }

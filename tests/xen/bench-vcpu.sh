@@ -26,15 +26,7 @@ WATCH_LOG=/tmp/bench-vcpu.watch
 r=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^smpalt\.bench\.rounds=//p')
 ROUNDS=${r:-$ROUNDS}
 
-# Centiseconds of dom0 uptime without a fork (the fraction has 2 digits).
-uptime_cs() {
-	local up frac
-	read -r up _ </proc/uptime
-	frac=${up#*.}
-	frac=${frac#0}
-	echo $((${up%.*} * CS_PER_SEC + frac))
-}
-
+# uptime_cs (dom0 centiseconds, no fork) comes from lib.sh.
 cs_to_s() {
 	printf '%d.%02d' $(($1 / CS_PER_SEC)) $(($1 % CS_PER_SEC))
 }
@@ -64,9 +56,9 @@ watch_online() {
 	exec 4<"$WATCH_LOG"
 }
 
-# wait_online N SINCE_CS TIMEOUT: print the dom0 time (cs) of the first
-# watch line at or after SINCE_CS with value N; return 1 on timeout.
-wait_online() {
+# wait_watched_online N SINCE_CS TIMEOUT: print the dom0 time (cs) of the
+# first watch line at or after SINCE_CS with value N; 1 on timeout.
+wait_watched_online() {
 	local want=$1 since_cs=$2 end line t v frac
 	end=$(($(uptime_cs) + $3 * CS_PER_SEC))
 	while :; do
@@ -118,7 +110,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 		t0=$(uptime_cs)
 		xl vcpu-set -i "$GUEST" "$n" || fail "xl vcpu-set -i $GUEST $n failed"
 		t_xl=$(uptime_cs)
-		t_seen=$(wait_online "$n" "$t0" $STEP_TIMEOUT) ||
+		t_seen=$(wait_watched_online "$n" "$t0" $STEP_TIMEOUT) ||
 			fail "round $round, $from->$n: data/smpalt/online never became $n within ${STEP_TIMEOUT}s"
 		wait_switches_above "$switches" ||
 			fail "round $round, $from->$n: switches stayed $switches"
