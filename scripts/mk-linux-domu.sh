@@ -8,8 +8,9 @@
 # line
 #     linux-bench: online <list> at <uptime>
 # at start and whenever /sys/devices/system/cpu/online changes (polled every
-# POLL_USEC), and "linux-bench: present <list> at <uptime>" likewise. With linux-bench.onliner=1 on the kernel command line it also
-# runs the loop Linux users need today: every POLL_USEC, write 1 to
+# POLL_USEC), and "linux-bench: present <list> at <uptime>" likewise.
+# With linux-bench.onliner=1 on the kernel command line it also runs the
+# loop Linux users need today: every POLL_USEC, write 1 to
 # /sys/devices/system/cpu/cpuN/online of every present cpu that is offline
 # (a cpuN folder exists only while the cpu is present: Xen's vCPU hotplug
 # unregisters a cpu it takes away).
