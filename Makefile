@@ -39,6 +39,7 @@ include mk/guest.mk
 include mk/xen.mk
 include mk/tools.mk
 include mk/bench.mk
+include mk/profile.mk
 
 # The site checker always checks the guest kernel too, not only when it
 # happens to be built already.

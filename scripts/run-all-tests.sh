@@ -17,6 +17,7 @@ SUITES=(
 	"site checker|make --no-print-directory check-sites"
 	"dom0 tools: autoscaler policy + end-to-end (gcc, clang)|make --no-print-directory test-tools"
 	"dom0 tools (ASan+UBSan)|make --no-print-directory test-tools-sanitize"
+	"workload profiles (gcc, clang)|make --no-print-directory test-profile"
 	"Xen scenarios|make --no-print-directory test-xen"
 )
 
