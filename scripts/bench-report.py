@@ -394,6 +394,10 @@ def main():
                host_last["ns_site"])))
     else:
         table.append(("host smp/up, up/plain, ns/site", NOT_MEASURED))
+    if host_loops:
+        table.append(("host smp/up per loop (native, same binary)",
+                      ", ".join("%s %s" % (l["name"], l["smp_up"])
+                                for l in host_loops)))
 
     width = max(len(k) for k, _ in table)
     lines = ["| %-*s | %s |" % (width, "measurement", "result"),
