@@ -109,10 +109,8 @@ else
 	echo "host_status=failed" >>"$res/run.txt"
 fi
 
-# --- 3. report
-stage "report: $res"
+# --- 3. report, the summary table last
+stage "results in $res (summary.md, *.csv, *.png); summary:"
 echo
 python3 "$TOP/scripts/bench-report.py" "$res" || failed=1
-echo
-stage "results in $res (summary.md, *.csv, *.png)"
 exit $failed
