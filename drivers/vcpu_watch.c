@@ -14,13 +14,20 @@
 #include "printk.h"
 #include "status.h"
 #include "string.h"
+#include "time.h"
 #include "vcpu.h"
 #include "xenstore.h"
 
 /* Longest availability value we keep ("online", "offline", junk cut). */
 #define VCPU_WATCH_VALUE_MAX 16
 
+/* After a change, re-read the keys this often, for this long. */
+#define VCPU_WATCH_RECHECK_NS (1000 * 1000000ULL)
+#define VCPU_WATCH_RECHECK_WINDOW_NS (10 * 1000000000ULL)
+
 static hotplug_mask_t vcpu_online = HOTPLUG_VCPU_BIT(HOTPLUG_BOOT_VCPU);
+static bool vcpu_watch_dirty;
+static uint64_t vcpu_watch_active_until, vcpu_watch_next_recheck;
 static struct smpmode_result vcpu_last_switch;
 
 _Static_assert(HOTPLUG_MAX_VCPUS == VCPU_MAX, "one limit for vCPU ids");
@@ -158,7 +165,37 @@ bool vcpu_watch_handle(const char *path, const char *token)
 	if (path && hotplug_parse_watch(path, vcpu_max, vcpu_watch_report, NULL,
 					&id) == HOTPLUG_WATCH_IGNORE)
 		return true;
-	/* One key or all: re-reading all is cheap and always right. */
-	vcpu_watch_reconcile();
+	/*
+	 * One key or all: re-reading all is cheap and always right, and
+	 * done once for a whole burst, by vcpu_watch_poll() after the queue
+	 * of watch events is drained.
+	 */
+	vcpu_watch_dirty = true;
 	return true;
+}
+
+uint64_t vcpu_watch_poll(void)
+{
+	uint64_t now = time_now_ns();
+
+	if (vcpu_watch_dirty) {
+		vcpu_watch_dirty = false;
+		vcpu_watch_reconcile();
+		now = time_now_ns();
+		vcpu_watch_active_until = now + VCPU_WATCH_RECHECK_WINDOW_NS;
+		vcpu_watch_next_recheck = now + VCPU_WATCH_RECHECK_NS;
+		return vcpu_watch_next_recheck;
+	}
+	if (now >= vcpu_watch_active_until)
+		return 0;
+	/*
+	 * xenstored may drop watch events for a guest that reads slowly
+	 * (its quota on pending output): for a while after a change, look
+	 * again now and then even without an event.
+	 */
+	if (now >= vcpu_watch_next_recheck) {
+		vcpu_watch_reconcile();
+		vcpu_watch_next_recheck = time_now_ns() + VCPU_WATCH_RECHECK_NS;
+	}
+	return vcpu_watch_next_recheck;
 }

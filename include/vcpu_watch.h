@@ -8,6 +8,7 @@
 #define SMPALT_VCPU_WATCH_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "smpmode.h"
 
@@ -18,9 +19,17 @@ int vcpu_watch_init(const struct smpmode_result *boot);
 
 /*
  * A watch event on path with our token (NULL path: events were lost,
- * re-read everything).  Returns true if the event was ours.
+ * re-read everything).  Only marks the keys for re-reading; returns true
+ * if the event was ours.
  */
 bool vcpu_watch_handle(const char *path, const char *token);
+
+/*
+ * vCPU 0, after draining the watch events: reconcile if marked, and for a
+ * while after a change re-check periodically (watch events can be lost).
+ * Returns the Xen time it wants to be called again at (0: no need).
+ */
+uint64_t vcpu_watch_poll(void);
 
 /* Publish mode, online, switches, sites and last-switch-ns. */
 void vcpu_watch_publish(void);

@@ -45,6 +45,15 @@ bool work_run_batch(void);
  */
 int work_bench(void);
 
+/*
+ * Counters check (vCPU 0): when control/smpalt/check holds a new token,
+ * pause the workers until no item is in flight, compare the totals (items
+ * done x steps against the spinlock-protected and the atomic counters)
+ * and answer in data/smpalt/check "<token> ok items=<n>" or
+ * "<token> FAIL <which> expected=<x> got=<y>"; then resume.
+ */
+void work_handle_check(void);
+
 /* Items waiting (racy hint, for the idle check). */
 bool work_pending(void);
 

@@ -138,6 +138,7 @@ static void handle_watch(const char *path, const char *token)
 	if (!strcmp(token, STATUS_CONTROL_TOKEN)) {
 		status_handle_control();
 		work_read_demand();
+		work_handle_check();
 		return;
 	}
 	pr_warn("smpalt: watch event %s with unknown token %s\n", path, token);
@@ -149,7 +150,7 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 	char path[XS_WATCH_EVENT_MAX], token[MAIN_TOKEN_MAX];
 
 	for (;;) {
-		uint64_t deadline;
+		uint64_t deadline, hotplug_deadline;
 		int rc;
 
 		while ((rc = xs_next_watch(path, sizeof(path), token,
@@ -162,9 +163,15 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 			vcpu_watch_handle(NULL, NULL);
 			status_handle_control();
 			work_read_demand();
+			work_handle_check();
 		}
+		/* vCPU hotplug, once per burst of watch events. */
+		hotplug_deadline = vcpu_watch_poll();
 		/* The workload's share: generate, sample, run a batch. */
 		deadline = work_poll();
+		if (!deadline ||
+		    (hotplug_deadline && hotplug_deadline < deadline))
+			deadline = hotplug_deadline;
 		if (deadline && deadline <= time_now_ns())
 			continue;
 		/* Sleep until xenstore speaks or the workload is due. */

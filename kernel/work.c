@@ -27,6 +27,11 @@
 #define WORK_PERCENT 100
 #define WORK_DEMAND_MAX 3200 /* 32 vCPUs */
 #define WORK_VALUE_MAX 16
+/* Longest wait for the items in flight when a check pauses the workers. */
+#define WORK_QUIESCE_NS (2 * NSEC_PER_SEC)
+#define WORK_CHECK_KEY "control/smpalt/check"
+#define WORK_TOKEN_MAX 64
+#define WORK_REPLY_MAX 160
 /* Benchmark: rounds of each form, items per round (best round counts). */
 #define WORK_BENCH_ROUNDS 5
 #define WORK_BENCH_ITEMS 2000
@@ -40,6 +45,9 @@ static atomic_t work_counter = ATOMIC_INIT(0);
 
 static atomic64_t work_backlog = ATOMIC_INIT(0);
 static atomic64_t work_done = ATOMIC_INIT(0);
+/* Counters check: vCPU 0 pauses the workers and waits for in-flight 0. */
+static volatile bool work_paused;
+static atomic_t work_inflight = ATOMIC_INIT(0);
 
 /* vCPU 0 only. */
 static uint64_t work_item_ns = 1;
@@ -60,6 +68,8 @@ static void work_item_run(void)
 		atomic_inc(&work_counter);
 	}
 }
+
+static void work_kick_secondaries(void);
 
 static bool work_take(void)
 {
@@ -85,14 +95,49 @@ bool work_run_batch(void)
 	uint64_t end = time_now_ns() + WORK_BATCH_NS;
 	bool ran = false;
 
-	while (work_take()) {
+	for (;;) {
+		/*
+		 * In flight first, then look at the pause flag: the locked
+		 * increment is a full barrier (SMP form), pairing with the
+		 * smp_mb() between setting the flag and reading the count in
+		 * work_quiesce().  In UP form only one vCPU runs.
+		 */
+		atomic_inc(&work_inflight);
+		if (work_paused || !work_take()) {
+			atomic_dec(&work_inflight);
+			break;
+		}
 		work_item_run();
 		atomic64_inc(&work_done);
+		atomic_dec(&work_inflight);
 		ran = true;
 		if (time_now_ns() >= end)
 			break;
 	}
 	return ran;
+}
+
+/* vCPU 0: stop every worker between two items. */
+static int work_quiesce(void)
+{
+	uint64_t deadline = time_now_ns() + WORK_QUIESCE_NS;
+
+	work_paused = true;
+	smp_mb();
+	while (atomic_read(&work_inflight)) {
+		if (time_now_ns() >= deadline) {
+			work_paused = false;
+			return -ETIMEDOUT;
+		}
+		cpu_relax();
+	}
+	return 0;
+}
+
+static void work_resume(void)
+{
+	work_paused = false;
+	work_kick_secondaries();
 }
 
 static void work_kick_secondaries(void)
@@ -132,6 +177,8 @@ void work_init(void)
 	t0 = time_now_ns();
 	for (i = 0; i < WORK_CALIBRATE_ITEMS; i++)
 		work_item_run();
+	/* Every item run counts, for the counters check. */
+	atomic64_add(WORK_CALIBRATE_ITEMS, &work_done);
 	t1 = time_now_ns();
 	work_item_ns = MAX((t1 - t0) / WORK_CALIBRATE_ITEMS, 1ULL);
 	printk("work: one item takes %llu ns\n",
@@ -216,6 +263,7 @@ static uint64_t work_bench_round(void)
 
 	for (i = 0; i < WORK_BENCH_ITEMS; i++)
 		work_item_run();
+	atomic64_add(WORK_BENCH_ITEMS, &work_done);
 	return (time_now_ns() - t0) / WORK_BENCH_ITEMS;
 }
 
@@ -260,4 +308,45 @@ int work_bench(void)
 	       (unsigned long long)best[ALT_MODE_SMP],
 	       (unsigned long long)best[ALT_MODE_UP]);
 	return 0;
+}
+
+void work_handle_check(void)
+{
+	static char last[WORK_TOKEN_MAX];
+	char token[WORK_TOKEN_MAX], reply[WORK_REPLY_MAX];
+	uint64_t items, steps;
+	uint32_t atomic_got;
+	int rc;
+
+	rc = xs_read(XS_TRANSACTION_NONE, WORK_CHECK_KEY, token, sizeof(token));
+	if (rc <= 0 || !strcmp(token, last))
+		return; /* absent, empty, logged by the client, or answered */
+	strlcpy(last, token, sizeof(last));
+
+	rc = work_quiesce();
+	if (rc) {
+		snprintf(reply, sizeof(reply),
+			 "%s FAIL quiesce expected=0 got=%d", token,
+			 atomic_read(&work_inflight));
+	} else {
+		/* No item runs anywhere now: the totals must agree exactly. */
+		items = (uint64_t)atomic64_read(&work_done);
+		steps = items * WORK_ITEM_STEPS;
+		atomic_got = (uint32_t)atomic_read(&work_counter);
+		if (work_protected != steps)
+			snprintf(reply, sizeof(reply),
+				 "%s FAIL locked expected=%llu got=%llu", token,
+				 (unsigned long long)steps,
+				 (unsigned long long)work_protected);
+		else if (atomic_got != (uint32_t)steps)
+			snprintf(reply, sizeof(reply),
+				 "%s FAIL atomic expected=%u got=%u", token,
+				 (uint32_t)steps, atomic_got);
+		else
+			snprintf(reply, sizeof(reply), "%s ok items=%llu",
+				 token, (unsigned long long)items);
+		work_resume();
+	}
+	printk("work: check %s\n", reply);
+	xs_write(XS_TRANSACTION_NONE, "data/smpalt/check", reply);
 }
