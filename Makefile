@@ -40,6 +40,7 @@ include mk/xen.mk
 include mk/tools.mk
 include mk/bench.mk
 include mk/profile.mk
+include mk/demo.mk
 
 # The site checker always checks the guest kernel too, not only when it
 # happens to be built already.
@@ -53,8 +54,10 @@ test: deps
 clean:
 	rm -rf build out
 
-# The main job. Until the load-driven demo exists: the engine rewriting a
-# host program, then the guest booted under real Xen inside QEMU.
+# The main job: the engine rewriting a host program (short), then the
+# load-driven demo under real Xen inside QEMU (mk/demo.mk): the guest's
+# vCPUs scaled by smpalt-autoscaler as its workload profile runs, live,
+# ending with out/demo/<timestamp>/demo.png and a summary.
 demo: deps
 	@$(MAKE) --no-print-directory demo-host
-	@$(MAKE) --no-print-directory demo-xen
+	@$(MAKE) --no-print-directory demo-autoscale

@@ -1,0 +1,22 @@
+# The load-driven demo (owned by the demo work). Included by the top-level
+# Makefile after mk/xen.mk (GUEST_ELF, GUEST_ELF_DEP) and mk/tools.mk
+# (AUTOSCALER, exported for the dom0 initramfs).
+#
+#   make demo-autoscale   Xen 4.17 in QEMU: a guest (vcpus=1, maxvcpus=4)
+#                         runs the workload profile (include/profile.h)
+#                         while smpalt-autoscaler scales it; one line a
+#                         second live, then out/demo/<timestamp>/demo.png,
+#                         demo.csv and summary.txt (scripts/demo.sh)
+#   make demo-report DEMO=out/demo/<timestamp>
+#                         redo the plot and summary of a run
+# `make demo` runs demo-host, then this.
+
+.PHONY: demo-autoscale demo-report
+
+DEMO ?= $(TOP)/out/demo/latest
+
+demo-autoscale: deps $(GUEST_ELF_DEP) $(AUTOSCALER)
+	@bash $(TOP)/scripts/demo.sh -g $(GUEST_ELF)
+
+demo-report:
+	@python3 $(TOP)/scripts/demo-report.py $(DEMO)

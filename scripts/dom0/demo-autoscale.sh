@@ -1,0 +1,221 @@
+# Demo (run by `make demo`, not a test): a guest (vcpus=1, maxvcpus=4)
+# runs the phased workload profile while smpalt-autoscaler scales its vCPUs
+# by the load it publishes; the guest's text follows (UP with one vCPU, SMP
+# with more).
+#
+# Once a second a line goes to the host, live (@@SMPALT LIVE): time since
+# the profile started, vCPUs online, mode, load, throughput, phase; each
+# autoscaler decision as it happens. The samples come back as
+# demo-autoscale.csv, the autoscaler's log and CSV as
+# demo-autoscale-autoscaler.log and demo-autoscale-autoscaler.csv; the
+# host (scripts/demo.sh) plots them.
+#
+# Outcome: SUCCESS when the vCPU count changed at least twice (up and
+# down) and the guest's mode followed it; FAILURE otherwise.
+
+AUTOSCALER=/usr/local/bin/smpalt-autoscaler
+READY="smpalt: ready"
+BOOT_TIMEOUT=60
+SAMPLE_TIMEOUT=20
+# The guest's built-in profile (include/profile.h PROFILE_DEFAULT, ~66 s).
+PROFILE=default
+# After the profile: time for the last scale-down to land.
+SETTLE_TIMEOUT=20
+# Longest the profile may run (a guest that never says "done").
+PROFILE_TIMEOUT=120
+# Autoscaler: short period and holds so that the demo is quick.
+PERIOD=0.5
+HOLD=1.5
+HIGH=80
+LOW=40
+MIN_CHANGES=2
+SAMPLE_CS=100 # one line a second
+CSV=/tmp/demo-autoscale.csv
+AS_CSV=/tmp/demo-autoscale-autoscaler.csv
+AS_LOG=/tmp/demo-autoscale-autoscaler.log
+META=/tmp/demo-autoscale.meta
+USEC_PER_CS=10000
+STOP_TIMEOUT=10
+
+[ -x "$AUTOSCALER" ] || result SKIP "no $AUTOSCALER in the initramfs (make tools)"
+require_guest
+
+live() {
+	echo "@@SMPALT LIVE $*" >/dev/console
+}
+
+# Send a file to the host now, as <name> in the results folder.
+send_back() {
+	emit_file "$1" "$2" >/dev/console
+}
+
+alive() {
+	local st
+	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# as_alive: the autoscaler runs (not a zombie), without a fork: its stat
+# line is "pid (smpalt-autoscal) S ...".
+as_alive() {
+	local st
+	read -r _ _ st _ 2>/dev/null <"/proc/$AS_PID/stat" || return 1
+	[ "$st" != Z ]
+}
+
+# uptime_var: NOW = centiseconds since dom0 boot, without a fork (lib.sh's
+# uptime_cs prints it, which costs a subshell).
+uptime_var() {
+	local up rest
+	read -r up rest </proc/uptime
+	NOW=${up%.*}${up#*.}
+	while [ "${NOW#0}" != "$NOW" ] && [ ${#NOW} -gt 1 ]; do NOW=${NOW#0}; done
+}
+
+stop_autoscaler() {
+	local end=$(($(uptime_cs) + STOP_TIMEOUT * CS_PER_SEC))
+	[ -n "${AS_PID:-}" ] || return 0
+	kill -TERM "$AS_PID" 2>/dev/null
+	while alive "$AS_PID"; do
+		if [ "$(uptime_cs)" -gt $end ]; then
+			kill -KILL "$AS_PID"
+			break
+		fi
+		usleep $POLL_USEC
+	done
+	wait "$AS_PID"
+	AS_RC=$?
+	AS_PID=
+}
+
+finish() {
+	stop_autoscaler
+	forward_decisions
+	echo "--- autoscaler log"
+	cat "$AS_LOG" 2>/dev/null
+	echo "---"
+	send_back demo-autoscale.csv "$CSV"
+	send_back demo-autoscale.meta "$META"
+	send_back demo-autoscale-autoscaler.csv "$AS_CSV"
+	send_back demo-autoscale-autoscaler.log "$AS_LOG"
+}
+
+# forward_decisions: the autoscaler log lines not shown yet, live (read
+# from fd 7, which stays open on the log: no fork per second).
+AS_PARTIAL=
+forward_decisions() {
+	local l
+	while :; do
+		if IFS= read -r l <&7; then
+			l=$AS_PARTIAL$l
+			AS_PARTIAL=
+		else
+			# EOF; a line still being written waits for the next call.
+			AS_PARTIAL=$AS_PARTIAL$l
+			break
+		fi
+		# "[  t] name (domain N): what" -> "  autoscaler: what"
+		l=${l#*] }
+		case $l in *"(domain "*"): "*) l=${l#*): } ;; esac
+		[ -z "$l" ] || live "  autoscaler: $l"
+	done
+}
+
+# --- 1. guest up and idle
+guest_create
+wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+wait_for_xs data/smpalt/load 0 $SAMPLE_TIMEOUT || fail "no data/smpalt/load=0 at boot"
+wait_for_xs data/smpalt/phase manual $SAMPLE_TIMEOUT ||
+	fail "no data/smpalt/phase=manual at boot (guest without profiles?)"
+
+# --- 2. autoscaler, then the profile
+: >"$AS_LOG"
+exec 7<"$AS_LOG"
+as_start=$(uptime_cs)
+$AUTOSCALER --period $PERIOD --hold $HOLD --high $HIGH --low $LOW \
+	--csv "$AS_CSV" "$GUEST" >>"$AS_LOG" 2>&1 &
+AS_PID=$!
+note "autoscaler: period ${PERIOD}s, hold ${HOLD}s, up above ${HIGH}%, down below ${LOW}% of each vCPU"
+xs_write_guest control/smpalt/profile "$PROFILE" ||
+	{ finish; fail "cannot write control/smpalt/profile"; }
+start=$(uptime_cs)
+note "control/smpalt/profile = '$PROFILE'"
+# For the report: the settings, and where the autoscaler's clock starts.
+{
+	echo "profile=$PROFILE"
+	echo "autoscaler=--period $PERIOD --hold $HOLD --high $HIGH --low $LOW"
+	echo "autoscaler_start_cs=$((as_start - start))"
+} >"$META"
+wait_for_console "profile: started" $SAMPLE_TIMEOUT ||
+	{ finish; fail "the guest did not start the profile"; }
+note "guest: $(grep -F 'phases, ' "$CONSOLE_LOG" | tail -1 | tr -d '\r' | sed 's/.*profile: //')"
+
+# --- 3. one sample a second until the profile is done and settled
+# The loop forks only xenstore-read and usleep: under TCG every fork
+# costs, and dom0 shares two CPUs with a guest running up to four vCPUs.
+echo "t_s,vcpus,mode,load,throughput,phase,switches" >"$CSV"
+printf '@@SMPALT LIVE %6s %5s %4s %6s %11s  %s\n' time vcpus mode load \
+	throughput phase >/dev/console
+k=0 done_at= changes=0 last_online= max_online=0 phase_prev= misses=0
+while :; do
+	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
+		data/smpalt/load data/smpalt/throughput data/smpalt/phase \
+		data/smpalt/switches)
+	uptime_var
+	# shellcheck disable=SC2086 # six words on purpose
+	set -- $vals
+	online=${1:-} mode=${2:-} load=${3:-} tput=${4:-} phase=${5:-} sw=${6:-}
+	t=$((NOW - start))
+	cs=$((t % CS_PER_SEC))
+	[ $cs -ge 10 ] || cs=0$cs
+	echo "$((t / CS_PER_SEC)).$cs,$online,$mode,$load,$tput,$phase,$sw" >>"$CSV"
+	forward_decisions
+	[ "$phase" = "$phase_prev" ] ||
+		echo "@@SMPALT LIVE --- phase $phase" >/dev/console
+	phase_prev=$phase
+	printf '@@SMPALT LIVE %5ss %5s %4s %5s%% %9s/s  %s\n' \
+		"$((t / CS_PER_SEC))" "$online" "$mode" "$load" "$tput" \
+		"$phase" >/dev/console
+	if [ -z "$online" ]; then
+		# The keys went: is the guest still there? (xl list is slow)
+		misses=$((misses + 1))
+		guest_running || { finish; fail "guest stopped running (state '$(domain_state)')"; }
+	else
+		[ -z "$last_online" ] || [ "$online" = "$last_online" ] ||
+			changes=$((changes + 1))
+		last_online=$online
+		[ "$online" -le "$max_online" ] || max_online=$online
+	fi
+	as_alive || { finish; fail "autoscaler exited (see demo-autoscale-autoscaler.log)"; }
+	if [ "$phase" = done ]; then
+		[ -n "$done_at" ] || done_at=$NOW
+		# Settled: back at one vCPU in UP code, or out of patience.
+		[ "$online" = 1 ] && [ "$mode" = up ] && break
+		[ $((NOW - done_at)) -lt $((SETTLE_TIMEOUT * CS_PER_SEC)) ] || break
+	elif [ $t -gt $((PROFILE_TIMEOUT * CS_PER_SEC)) ]; then
+		finish
+		fail "profile not done after ${PROFILE_TIMEOUT}s (phase '$phase')"
+	fi
+	# Next whole second after the start (a slow round skips, not piles up).
+	k=$((k + 1))
+	uptime_var
+	while [ $((start + k * SAMPLE_CS)) -le "$NOW" ]; do k=$((k + 1)); done
+	usleep $(((start + k * SAMPLE_CS - NOW) * USEC_PER_CS))
+done
+
+# --- 4. the counters still add up after all that scaling
+check_counters
+check_rc=$?
+finish
+ups=$(grep -c 'over-high' "$AS_LOG")
+downs=$(grep -c 'under-low' "$AS_LOG")
+[ $check_rc -ne 1 ] || fail "counters check: $CHECK_REPLY"
+[ $changes -ge $MIN_CHANGES ] ||
+	fail "vCPU count changed $changes times (wanted >= $MIN_CHANGES): $ups up, $downs down decisions"
+[ "$online" = 1 ] && [ "$mode" = up ] ||
+	fail "did not settle at 1 vCPU in up mode (online $online, mode $mode)"
+case $check_rc in
+0) counters="counters exact ($CHECK_ITEMS items)" ;;
+*) counters="counters not checked ($CHECK_REPLY)" ;;
+esac
+result SUCCESS "$changes vCPU changes ($ups up, $downs down decisions), max $max_online vCPUs, $sw switches, back at 1 vCPU up; $counters"
