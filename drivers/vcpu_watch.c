@@ -27,6 +27,8 @@
 
 static hotplug_mask_t vcpu_online = HOTPLUG_VCPU_BIT(HOTPLUG_BOOT_VCPU);
 static bool vcpu_watch_dirty;
+/* Asked to go down, not yet confirmed down. */
+static hotplug_mask_t vcpu_leaving;
 static uint64_t vcpu_watch_active_until, vcpu_watch_next_recheck;
 static struct smpmode_result vcpu_last_switch;
 
@@ -92,6 +94,19 @@ static int vcpu_watch_switch(enum alt_mode to)
 	return 0;
 }
 
+/* The vCPU is down (VCPUOP_is_up == 0): it leaves the online set. */
+static int vcpu_watch_confirm_down(unsigned int id)
+{
+	int rc = vcpu_wait_down(id);
+
+	if (rc)
+		return rc;
+	vcpu_leaving &= ~HOTPLUG_VCPU_BIT(id);
+	vcpu_online &= ~HOTPLUG_VCPU_BIT(id);
+	printk("vcpu: vCPU %u offline\n", id);
+	return 0;
+}
+
 static int vcpu_watch_step(const struct hotplug_step *s)
 {
 	int rc;
@@ -109,14 +124,12 @@ static int vcpu_watch_step(const struct hotplug_step *s)
 		}
 		return rc;
 	case HOTPLUG_VCPU_DOWN:
-		return vcpu_request_down(s->vcpu);
-	case HOTPLUG_WAIT_DOWN:
-		rc = vcpu_wait_down(s->vcpu);
-		if (!rc) {
-			vcpu_online &= ~HOTPLUG_VCPU_BIT(s->vcpu);
-			printk("vcpu: vCPU %u offline\n", s->vcpu);
-		}
+		rc = vcpu_request_down(s->vcpu);
+		if (!rc)
+			vcpu_leaving |= HOTPLUG_VCPU_BIT(s->vcpu);
 		return rc;
+	case HOTPLUG_WAIT_DOWN:
+		return vcpu_watch_confirm_down(s->vcpu);
 	}
 	return -EINVAL;
 }
@@ -152,6 +165,14 @@ static void vcpu_watch_reconcile(void)
 			break;
 		}
 	}
+	/*
+	 * A plan that keeps secondaries asks some to go down without a
+	 * WAIT_DOWN step: confirm them here, so that online is what runs.
+	 */
+	for (i = 0; i < HOTPLUG_MAX_VCPUS; i++)
+		if ((vcpu_leaving & HOTPLUG_VCPU_BIT(i)) &&
+		    vcpu_watch_confirm_down(i))
+			pr_err("hotplug: vCPU %u asked down, still up\n", i);
 	if (plan.nr_steps)
 		vcpu_watch_publish();
 }
