@@ -28,6 +28,13 @@ void work_init(void);
 void work_read_demand(void);
 
 /*
+ * Set the demand directly, in percent of one vCPU (vCPU 0; e.g. from a
+ * workload profile phase).  The next control/smpalt/demand write wins
+ * again.  Clamped to 32 vCPUs' worth.
+ */
+void work_set_demand(unsigned long demand);
+
+/*
  * vCPU 0, thread context: generate due items, publish due samples, run a
  * bounded batch of items.  Returns the Xen time at which it wants to be
  * called again (0: only when something else happens).

@@ -207,6 +207,13 @@ void work_read_demand(void)
 	} else if (rc != -ENOENT) {
 		return; /* logged by the client */
 	}
+	work_set_demand(demand);
+}
+
+void work_set_demand(unsigned long demand)
+{
+	if (demand > WORK_DEMAND_MAX)
+		demand = WORK_DEMAND_MAX;
 	if (demand == work_demand)
 		return;
 	printk("work: demand %lu%%\n", demand);
