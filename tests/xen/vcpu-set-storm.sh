@@ -71,12 +71,14 @@ start=$(uptime_cs)
 for n in $targets; do
 	vcpu_set "$n" || fail "xl vcpu-set $GUEST $n failed during the burst"
 done
-burst_ms=$((($(uptime_cs) - start) * CS_TO_MS))
+last_call=$(uptime_cs)
+burst_ms=$(((last_call - start) * CS_TO_MS))
 log "burst sent in $burst_ms ms"
 
 wait_online $final $SETTLE_TIMEOUT ||
 	fail "after the burst: online is '$ONLINE' ${SETTLE_TIMEOUT}s on, expected $final (last target)"
 settle_ms=$(((SEEN_CS - start) * CS_TO_MS))
+after_last_ms=$(((SEEN_CS - last_call) * CS_TO_MS))
 sleep $STABLE_SECONDS
 vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode data/smpalt/switches)
 # shellcheck disable=SC2086 # three words on purpose
@@ -95,6 +97,6 @@ check_counters || fail "counters after the burst: $CHECK_REPLY"
 [ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
 	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
 
-note "settled on online=$final mode=$want ${settle_ms} ms after the first vcpu-set (burst took $burst_ms ms), switches +$grown"
+note "settled on online=$final mode=$want ${settle_ms} ms after the first vcpu-set, $after_last_ms ms after the last (burst took $burst_ms ms), switches +$grown"
 guest_destroy
-result SUCCESS "echo x$ECHO_WRITES settled in $echo_ms ms; $CALLS random vcpu-set (last $final) settled: online=$final mode=$want after $settle_ms ms, switches +$grown of $mode_changes requested changes, counters ok items=$CHECK_ITEMS"
+result SUCCESS "echo x$ECHO_WRITES settled in $echo_ms ms; $CALLS random vcpu-set (last $final) settled: online=$final mode=$want $after_last_ms ms after the last call (burst $burst_ms ms), switches +$grown of $mode_changes requested changes, counters ok items=$CHECK_ITEMS"
