@@ -15,8 +15,8 @@
 #include "time.h"
 #include "xenstore.h"
 
-/* One console line listing the phases. */
-#define PROFILE_LOG_MAX 512
+/* One console line listing the phases (printk cuts longer ones). */
+#define PROFILE_LOG_MAX PRINTK_LINE_MAX
 /* profile_key_last after a value too long to read. */
 #define PROFILE_KEY_TOO_LONG "<too long>"
 

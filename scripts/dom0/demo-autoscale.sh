@@ -84,7 +84,7 @@ stop_autoscaler() {
 		usleep $POLL_USEC
 	done
 	wait "$AS_PID"
-	AS_RC=$?
+	log "autoscaler exited with status $?"
 	AS_PID=
 }
 
@@ -156,7 +156,7 @@ note "guest: $(grep -F 'phases, ' "$CONSOLE_LOG" | tail -1 | tr -d '\r' | sed 's
 echo "t_s,vcpus,mode,load,throughput,phase,switches" >"$CSV"
 printf '@@SMPALT LIVE %6s %5s %4s %6s %11s  %s\n' time vcpus mode load \
 	throughput phase >/dev/console
-k=0 done_at= changes=0 last_online= max_online=0 phase_prev= misses=0
+k=0 done_at='' changes=0 last_online='' max_online=0 phase_prev=''
 while :; do
 	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
 		data/smpalt/load data/smpalt/throughput data/smpalt/phase \
@@ -178,7 +178,6 @@ while :; do
 		"$phase" >/dev/console
 	if [ -z "$online" ]; then
 		# The keys went: is the guest still there? (xl list is slow)
-		misses=$((misses + 1))
 		guest_running || { finish; fail "guest stopped running (state '$(domain_state)')"; }
 	else
 		[ -z "$last_online" ] || [ "$online" = "$last_online" ] ||
@@ -187,7 +186,7 @@ while :; do
 		[ "$online" -le "$max_online" ] || max_online=$online
 	fi
 	as_alive || { finish; fail "autoscaler exited (see demo-autoscale-autoscaler.log)"; }
-	if [ "$phase" = done ]; then
+	if [ "$phase" = "done" ]; then
 		[ -n "$done_at" ] || done_at=$NOW
 		# Settled: back at one vCPU in UP code, or out of patience.
 		[ "$online" = 1 ] && [ "$mode" = up ] && break
@@ -212,7 +211,7 @@ downs=$(grep -c 'under-low' "$AS_LOG")
 [ $check_rc -ne 1 ] || fail "counters check: $CHECK_REPLY"
 [ $changes -ge $MIN_CHANGES ] ||
 	fail "vCPU count changed $changes times (wanted >= $MIN_CHANGES): $ups up, $downs down decisions"
-[ "$online" = 1 ] && [ "$mode" = up ] ||
+{ [ "$online" = 1 ] && [ "$mode" = up ]; } ||
 	fail "did not settle at 1 vCPU in up mode (online $online, mode $mode)"
 case $check_rc in
 0) counters="counters exact ($CHECK_ITEMS items)" ;;
