@@ -53,7 +53,17 @@ SECTIONS
 	/*
 	 * Alternatives: records and replacement bytes, bounded with the
 	 * names alt_core.h documents; outside the patchable text.
+	 *
+	 * The SMP-only part (.smp_locks, .smp_altinstructions,
+	 * .smp_altinstr_replacement and the engine's save buffer .smp_save)
+	 * fills whole pages of its own, [__smp_tables_start,
+	 * __smp_tables_end): when maxvcpus is 1 the guest applies UP once
+	 * and hands these pages to the page allocator (smpmode.c).  Nothing
+	 * else may live in them.
 	 */
+	. = ALIGN(PAGE_SIZE);
+	__smp_tables_start = .;
+
 	.smp_locks : LMA(.smp_locks) {
 		. = ALIGN(4);
 		__smp_locks_start = .;
@@ -72,6 +82,14 @@ SECTIONS
 		KEEP(*(.smp_altinstr_replacement))
 		__smp_alt_repl_end = .;
 	} :image
+
+	/* smpmode.c's copy of the SMP bytes, for switching back. */
+	.smp_save : LMA(.smp_save) {
+		KEEP(*(.smp_save))
+	} :image
+
+	. = ALIGN(PAGE_SIZE);
+	__smp_tables_end = .;
 
 	.altinstructions : LMA(.altinstructions) {
 		__alt_start = .;
@@ -129,6 +147,17 @@ ASSERT((__smp_locks_end - __smp_locks_start) % 4 == 0,
        ".smp_locks: 4-byte records")
 ASSERT((__smp_alt_end - __smp_alt_start) % 10 == 0,
        ".smp_altinstructions: 10-byte records (alt_records.h)")
+ASSERT(__smp_tables_start % PAGE_SIZE == 0 &&
+       __smp_tables_end % PAGE_SIZE == 0,
+       "SMP tables: whole pages of their own, freed when maxvcpus is 1")
+ASSERT(__smp_tables_start >= __text_end,
+       "SMP tables: outside the patchable text")
+ASSERT(__smp_locks_start >= __smp_tables_start &&
+       __smp_alt_repl_end <= __smp_tables_end &&
+       ADDR(.smp_save) + SIZEOF(.smp_save) <= __smp_tables_end,
+       "SMP tables: every SMP-only section inside the freeable pages")
+ASSERT(__alt_start >= __smp_tables_end,
+       "feature alternatives must not share the freeable pages")
 ASSERT((__alt_end - __alt_start) % 12 == 0,
        ".altinstructions: 12-byte records (alt_records.h)")
 ASSERT((__xen_locks_end - __xen_locks_start) % 4 == 0,

@@ -72,6 +72,14 @@ void mm_text_sync(void);
 void *page_alloc(void);
 void page_free(void *page);
 /*
+ * Give the pages [first, end) back to the allocator, e.g. parts of the
+ * image no longer needed.  Both ends page aligned (else nothing is freed),
+ * every page mapped read-write at its frame's usual address
+ * (SMPALT_VIRT_BASE + pfn * PAGE_SIZE, as mm.c maps all of memory but the
+ * text) and no longer used by anyone.  Returns the number of pages freed.
+ */
+unsigned long page_give_back(void *first, void *end);
+/*
  * n physically and virtually contiguous pages (stacks), zeroed, never
  * freed; NULL when the never-used frames run out.
  */

@@ -82,6 +82,19 @@ void page_free(void *page)
 	vcpu_events_restore(was);
 }
 
+unsigned long page_give_back(void *first, void *end)
+{
+	uintptr_t a = (uintptr_t)first, b = (uintptr_t)end;
+	unsigned long n = 0;
+
+	/* Whole pages only: a partial page may still hold someone's data. */
+	if (a % PAGE_SIZE || b % PAGE_SIZE || b < a)
+		return 0;
+	for (; a < b; a += PAGE_SIZE, n++)
+		page_free((void *)a);
+	return n;
+}
+
 unsigned long page_free_count(void)
 {
 	return page_nr_free;

@@ -22,6 +22,9 @@
  */
 #define SMPMODE_SAVE_MAX 4096
 
+/* The SMP-only pages (smpalt.lds.S), given back when maxvcpus is 1. */
+extern char __smp_tables_start[], __smp_tables_end[];
+
 /* CPUID leaf with the feature words alternative.h numbers. */
 #define CPUID_LEAF_FEATURES 1
 
@@ -31,9 +34,18 @@
 #define SMPMODE_CANARY_BYTES 16
 
 static struct alt_engine smpmode_engine;
-static uint8_t smpmode_save[SMPMODE_SAVE_MAX];
+/*
+ * Needed only to switch back to SMP: it lives with the SMP tables, in the
+ * pages smpmode_up_for_good() frees.
+ */
+static uint8_t smpmode_save[SMPMODE_SAVE_MAX] __section(".smp_save");
 static uint64_t smpmode_boot_switches;
 static bool smpmode_ready;
+/*
+ * The SMP tables and the save buffer went back to the page allocator: the
+ * text stays UP and nothing may switch (or read the tables) again.
+ */
+static bool smpmode_tables_freed;
 
 /*
  * The canary: one LOCK_PREFIX site and one alternative_smp site, written
@@ -193,6 +205,19 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 
 	if (!smpmode_ready)
 		return -ENODEV;
+	if (smpmode_tables_freed) {
+		/*
+		 * Refused before the engine is even called: the pages of its
+		 * tables may hold anything by now.
+		 */
+		rep = (struct alt_report){.error = -ALT_ESTALE,
+					  .reason = "SMP tables freed, UP "
+						    "for good (maxvcpus 1)"};
+		smpmode_log_failure(to == ALT_MODE_UP ? "switch to UP"
+						      : "switch to SMP",
+				    &rep);
+		return -ALT_ESTALE;
+	}
 	/*
 	 * The caller guarantees that exactly one vCPU runs (the engine's
 	 * rule); masking events here makes sure this vCPU itself is not
@@ -225,6 +250,36 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 	return 0;
 }
 
+/*
+ * Hand the SMP-only pages to the page allocator.  They are data outside the
+ * text, mapped read-write like the rest of memory (mm.c makes only the text
+ * read-only); check that before giving a page away.
+ */
+static int smpmode_free_tables(size_t table_bytes)
+{
+	char *start = __smp_tables_start, *end = __smp_tables_end, *p;
+	unsigned long pages;
+
+	for (p = start; p < end; p += PAGE_SIZE) {
+		if ((mm_lookup_pte(p) & (PTE_PRESENT | PTE_RW)) !=
+		    (PTE_PRESENT | PTE_RW)) {
+			pr_err("alt: maxvcpus is 1: UP for good, but SMP table "
+			       "page %p is not mapped read-write: nothing "
+			       "freed\n",
+			       p);
+			return -EFAULT;
+		}
+	}
+	pages = page_give_back(start, end);
+	pr_info("alt: maxvcpus is 1: UP for good, freed %lu bytes (%lu pages) "
+		"of SMP tables\n",
+		pages * PAGE_SIZE, pages);
+	pr_info("alt: the engine's SMP tables and save buffer held %zu of "
+		"those bytes\n",
+		table_bytes);
+	return 0;
+}
+
 int smpmode_up_for_good(void)
 {
 	struct alt_report rep;
@@ -234,7 +289,11 @@ int smpmode_up_for_good(void)
 
 	if (!smpmode_ready)
 		return -ENODEV;
-	/* Only vCPU 0 exists at all (maxvcpus == 1); events masked. */
+	/*
+	 * Only vCPU 0 exists at all (maxvcpus == 1) and its events are
+	 * masked: nothing else can run the text or read the tables while
+	 * they are applied, and nothing ever will once they are freed.
+	 */
 	was = vcpu_events_mask();
 	rc = mm_text_open();
 	if (!rc) {
@@ -249,10 +308,13 @@ int smpmode_up_for_good(void)
 		smpmode_log_failure("UP for good", &rep);
 		return rc;
 	}
-	pr_info("alt: maxvcpus is 1: UP for good, %zu bytes of SMP tables "
-		"no longer needed\n",
-		freeable);
-	return 0;
+	/*
+	 * The engine has forgotten the tables and the save buffer (later
+	 * switches: -ALT_ESTALE); mark them gone here too before their pages
+	 * change hands.
+	 */
+	smpmode_tables_freed = true;
+	return smpmode_free_tables(freeable);
 }
 
 /* Run the canary once and check that it added its step. */

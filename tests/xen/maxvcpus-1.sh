@@ -5,7 +5,8 @@
 # xl vcpu-set 2 (and -i 2), then cpu/1/availability = online written by
 # dom0 itself, past xl.
 # Expected: console "vcpu: maxvcpus 1" and "alt: maxvcpus is 1: UP for
-# good, <n> bytes ..." with n > 0, then "smpalt: ready"; mode=up, online=1,
+# good, freed <n> bytes (<p> pages) of SMP tables" with p >= 1 and
+# n = p * 4096 (whole pages back to the allocator), then "smpalt: ready"; mode=up, online=1,
 # switches=0. xl refuses vcpu-set 2 or the guest ignores it, and the guest
 # logs cpu/1 as beyond maxvcpus: IGNORE_SECONDS later still mode=up,
 # online=1, switches=0 and no "switched to SMP" line. The counters check
@@ -21,6 +22,7 @@ IGNORE_SECONDS=3
 WORKLOAD_TIMEOUT=20
 DEMAND=300
 TO_SMP_LINE="switched to SMP"
+PAGE_BYTES=4096
 
 # still_up WHAT: mode up, one vCPU, no switch ever, domain running.
 still_up() {
@@ -42,12 +44,18 @@ wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEO
 grep -qF -- "$MAX_LINE" "$CONSOLE_LOG" || fail "console lacks '$MAX_LINE'"
 line=$(tr -d '\r' <"$CONSOLE_LOG" | grep -F -m1 -- "$UP_ONCE") ||
 	fail "console lacks '$UP_ONCE'"
-freed=$(echo "$line" | sed -n 's/.* \([0-9][0-9]*\) bytes.*/\1/p')
-[ -n "$freed" ] && [ "$freed" -gt 0 ] ||
-	fail "the UP-for-good line names no bytes freed: '$line'"
+num='\([0-9][0-9]*\)'
+freed_re=".*, freed $num bytes ($num pages) of SMP tables.*"
+freed=$(echo "$line" | sed -n "s/$freed_re/\\1 \\2/p")
+[ -n "$freed" ] || fail "the UP-for-good line does not say what it freed: '$line'"
+freed_bytes=${freed% *}
+freed_pages=${freed#* }
+[ "$freed_pages" -ge 1 ] &&
+	[ "$freed_bytes" -eq $((freed_pages * PAGE_BYTES)) ] ||
+	fail "the UP-for-good line freed $freed_bytes bytes in $freed_pages pages: '$line'"
 log "console: $line"
-# The guest's own words for the tables it gave up, e.g. "4203 bytes of SMP
-# tables no longer needed".
+# The guest's own words for the tables it gave up, e.g. "freed 8192 bytes
+# (2 pages) of SMP tables".
 tables=${line#*"$UP_ONCE"}
 tables=${tables#, }
 wait_for_xs data/smpalt/switches 0 $KEY_TIMEOUT ||
