@@ -54,10 +54,14 @@ int work_bench(void);
 
 /*
  * Counters check (vCPU 0): when control/smpalt/check holds a new token,
- * pause the workers until no item is in flight, compare the totals (items
- * done x steps against the spinlock-protected and the atomic counters)
- * and answer in data/smpalt/check "<token> ok items=<n>" or
- * "<token> FAIL <which> expected=<x> got=<y>"; then resume.
+ * pause the workers until no item is in flight (the demand stays), compare
+ * the totals exactly and answer in data/smpalt/check "<token> ok
+ * items=<n>" or "<token> FAIL <which> expected=<x> got=<y>", with a
+ * console line; then resume.  Totals: the per-vCPU item counts sum to the
+ * items done ("items-by-vcpu"); the spinlock-protected ("locked") and the
+ * atomic ("atomic") counters equal items done x steps; the shared
+ * refcount is back at its base ("refcount"); the backlog never went below
+ * zero.  Items counted include those run at calibration and benchmark.
  */
 void work_handle_check(void);
 

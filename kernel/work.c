@@ -8,6 +8,7 @@
 #include "errno.h"
 #include "kernel.h"
 #include "printk.h"
+#include "refcount.h"
 #include "smpmode.h"
 #include "spinlock.h"
 #include "status.h"
@@ -32,22 +33,37 @@
 #define WORK_CHECK_KEY "control/smpalt/check"
 #define WORK_TOKEN_MAX 64
 #define WORK_REPLY_MAX 160
+/* References the items' shared object holds while no item runs. */
+#define WORK_REF_BASE 1
+/* Per-vCPU item counts, one cache line each (no false sharing). */
+#define WORK_CACHE_LINE 64
 /* Benchmark: rounds of each form, items per round (best round counts). */
 #define WORK_BENCH_ROUNDS 5
 #define WORK_BENCH_ITEMS 2000
 /* Ratios printed with two decimals. */
 #define WORK_HUNDRED 100
 
-/* Shared by every vCPU: the item's critical section and counter. */
+/*
+ * Shared by every vCPU: the item's critical section and counter, and the
+ * reference each running item holds on a shared object.
+ */
 static spinlock_t work_lock = SPINLOCK_INIT;
 static uint64_t work_protected;
-static atomic_t work_counter = ATOMIC_INIT(0);
+static atomic64_t work_counter = ATOMIC_INIT(0);
+static refcount_t work_ref = REFCOUNT_INIT(WORK_REF_BASE);
 
 static atomic64_t work_backlog = ATOMIC_INIT(0);
 static atomic64_t work_done = ATOMIC_INIT(0);
 /* Counters check: vCPU 0 pauses the workers and waits for in-flight 0. */
 static volatile bool work_paused;
 static atomic_t work_inflight = ATOMIC_INIT(0);
+/*
+ * Items each vCPU finished, written by that vCPU only (plain adds): their
+ * sum must equal the shared work_done.
+ */
+static struct {
+	uint64_t items;
+} __aligned(WORK_CACHE_LINE) work_done_by[VCPU_MAX];
 
 /* vCPU 0 only. */
 static uint64_t work_item_ns = 1;
@@ -61,12 +77,21 @@ static void work_item_run(void)
 {
 	unsigned int i;
 
+	refcount_get(&work_ref);
 	for (i = 0; i < WORK_ITEM_STEPS; i++) {
 		spin_lock(&work_lock);
 		work_protected++;
 		spin_unlock(&work_lock);
-		atomic_inc(&work_counter);
+		atomic64_inc(&work_counter);
 	}
+	refcount_put(&work_ref);
+}
+
+/* Items run by this vCPU outside any batch (calibration, benchmark). */
+static void work_count_items(unsigned int n)
+{
+	atomic64_add(n, &work_done);
+	work_done_by[vcpu_id()].items += n;
 }
 
 static void work_kick_secondaries(void);
@@ -87,12 +112,14 @@ static bool work_take(void)
 
 bool work_pending(void)
 {
-	return atomic64_read(&work_backlog) > 0;
+	/* Nothing to take while a check pauses the workers: they may block. */
+	return !work_paused && atomic64_read(&work_backlog) > 0;
 }
 
 bool work_run_batch(void)
 {
 	uint64_t end = time_now_ns() + WORK_BATCH_NS;
+	uint64_t *mine = &work_done_by[vcpu_id()].items;
 	bool ran = false;
 
 	for (;;) {
@@ -109,6 +136,7 @@ bool work_run_batch(void)
 		}
 		work_item_run();
 		atomic64_inc(&work_done);
+		(*mine)++;
 		atomic_dec(&work_inflight);
 		ran = true;
 		if (time_now_ns() >= end)
@@ -178,7 +206,7 @@ void work_init(void)
 	for (i = 0; i < WORK_CALIBRATE_ITEMS; i++)
 		work_item_run();
 	/* Every item run counts, for the counters check. */
-	atomic64_add(WORK_CALIBRATE_ITEMS, &work_done);
+	work_count_items(WORK_CALIBRATE_ITEMS);
 	t1 = time_now_ns();
 	work_item_ns = MAX((t1 - t0) / WORK_CALIBRATE_ITEMS, 1ULL);
 	printk("work: one item takes %llu ns\n",
@@ -270,7 +298,7 @@ static uint64_t work_bench_round(void)
 
 	for (i = 0; i < WORK_BENCH_ITEMS; i++)
 		work_item_run();
-	atomic64_add(WORK_BENCH_ITEMS, &work_done);
+	work_count_items(WORK_BENCH_ITEMS);
 	return (time_now_ns() - t0) / WORK_BENCH_ITEMS;
 }
 
@@ -317,12 +345,54 @@ int work_bench(void)
 	return 0;
 }
 
+struct work_total {
+	const char *which;
+	uint64_t expected, got;
+};
+
+/*
+ * With no item in flight anywhere, every shared total must agree exactly;
+ * returns the first that does not, or NULL.  A lock prefix in UP form while
+ * two vCPUs run, or a lost update anywhere, shows here.
+ */
+static const struct work_total *work_compare(struct work_total *bad)
+{
+	uint64_t items = (uint64_t)atomic64_read(&work_done);
+	uint64_t steps = items * WORK_ITEM_STEPS, by_vcpu = 0;
+	int64_t backlog = atomic64_read(&work_backlog);
+	unsigned int id, i;
+
+	for (id = 0; id < VCPU_MAX; id++)
+		by_vcpu += work_done_by[id].items;
+	{
+		const struct work_total totals[] = {
+			{"items-by-vcpu", items, by_vcpu},
+			{"locked", steps, work_protected},
+			{"atomic", steps,
+			 (uint64_t)atomic64_read(&work_counter)},
+			{"refcount", WORK_REF_BASE,
+			 (uint64_t)(int64_t)refcount_read(&work_ref)},
+			/* How far below zero, if it ever went there. */
+			{"backlog-below-zero", 0,
+			 backlog < 0 ? (uint64_t)-backlog : 0},
+		};
+
+		for (i = 0; i < ARRAY_SIZE(totals); i++) {
+			if (totals[i].expected != totals[i].got) {
+				*bad = totals[i];
+				return bad;
+			}
+		}
+	}
+	return NULL;
+}
+
 void work_handle_check(void)
 {
 	static char last[WORK_TOKEN_MAX];
 	char token[WORK_TOKEN_MAX], reply[WORK_REPLY_MAX];
-	uint64_t items, steps;
-	uint32_t atomic_got;
+	const struct work_total *bad;
+	struct work_total total;
 	int rc;
 
 	rc = xs_read(XS_TRANSACTION_NONE, WORK_CHECK_KEY, token, sizeof(token));
@@ -332,28 +402,25 @@ void work_handle_check(void)
 
 	rc = work_quiesce();
 	if (rc) {
-		snprintf(reply, sizeof(reply),
-			 "%s FAIL quiesce expected=0 got=%d", token,
-			 atomic_read(&work_inflight));
+		total = (struct work_total){
+			"quiesce", 0, (uint64_t)atomic_read(&work_inflight)};
+		bad = &total;
 	} else {
-		/* No item runs anywhere now: the totals must agree exactly. */
-		items = (uint64_t)atomic64_read(&work_done);
-		steps = items * WORK_ITEM_STEPS;
-		atomic_got = (uint32_t)atomic_read(&work_counter);
-		if (work_protected != steps)
-			snprintf(reply, sizeof(reply),
-				 "%s FAIL locked expected=%llu got=%llu", token,
-				 (unsigned long long)steps,
-				 (unsigned long long)work_protected);
-		else if (atomic_got != (uint32_t)steps)
-			snprintf(reply, sizeof(reply),
-				 "%s FAIL atomic expected=%u got=%u", token,
-				 (uint32_t)steps, atomic_got);
-		else
-			snprintf(reply, sizeof(reply), "%s ok items=%llu",
-				 token, (unsigned long long)items);
+		/* The workers' batches are over: their updates are visible. */
+		smp_mb();
+		bad = work_compare(&total);
 		work_resume();
 	}
-	printk("work: check %s\n", reply);
+	if (bad) {
+		snprintf(reply, sizeof(reply),
+			 "%s FAIL %s expected=%llu got=%llu", token, bad->which,
+			 (unsigned long long)bad->expected,
+			 (unsigned long long)bad->got);
+		pr_err("work: check %s\n", reply);
+	} else {
+		snprintf(reply, sizeof(reply), "%s ok items=%lld", token,
+			 (long long)atomic64_read(&work_done));
+		printk("work: check %s\n", reply);
+	}
 	xs_write(XS_TRANSACTION_NONE, "data/smpalt/check", reply);
 }
