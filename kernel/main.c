@@ -2,6 +2,7 @@
 /*
  * main.c - how the kernel comes up, in order, and vCPU 0's control loop.
  */
+#include "bench.h"
 #include "cmdline.h"
 #include "console.h"
 #include "errno.h"
@@ -232,6 +233,7 @@ void __noreturn start_kernel(start_info_t *si)
 	if (cmdline_get_bool("smpalt.selftest"))
 		selftest_run(); /* then serve as usual: dom0 destroys us */
 	if (cmdline_get_bool("smpalt.bench")) {
+		bench_locks();	      /* each primitive alone, vCPU 0 alone too */
 		work_bench();	      /* vCPU 0 alone: no secondary is up yet */
 		vcpu_watch_publish(); /* its switches count */
 	}

@@ -22,7 +22,7 @@ GUEST_C_SRCS := \
 	kernel/main.c kernel/printk.c kernel/vsnprintf.c kernel/string.c \
 	kernel/cmdline.c kernel/page_alloc.c kernel/smpmode.c kernel/status.c \
 	kernel/ksyms.c kernel/selftest.c kernel/work.c \
-	kernel/profile.c kernel/profile_ctl.c
+	kernel/profile.c kernel/profile_ctl.c kernel/bench.c
 GUEST_S_SRCS := arch-xen/head.S arch-xen/entry.S arch-xen/notes.S
 
 GUEST_OBJS := $(patsubst %.c,$(GUEST_OUT)/%.o,$(GUEST_C_SRCS)) \
