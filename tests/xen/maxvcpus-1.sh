@@ -6,11 +6,11 @@
 # dom0 itself, past xl.
 # Expected: console "vcpu: maxvcpus 1" and "alt: maxvcpus is 1: UP for
 # good, freed <n> bytes (<p> pages) of SMP tables" with p >= 1 and
-# n = p * 4096 (whole pages back to the allocator), then "smpalt: ready"; mode=up, online=1,
-# switches=0. xl refuses vcpu-set 2 or the guest ignores it, and the guest
-# logs cpu/1 as beyond maxvcpus: IGNORE_SECONDS later still mode=up,
-# online=1, switches=0 and no "switched to SMP" line. The counters check
-# answers ok with items > 0.
+# n = p * 4096 (whole pages back to the allocator), then "smpalt: ready";
+# mode=up, online=1, switches=0. xl refuses vcpu-set 2 or the guest
+# ignores it, and the guest logs cpu/1 as beyond maxvcpus: IGNORE_SECONDS
+# later still mode=up, online=1, switches=0 and no "switched to SMP" line.
+# The counters check answers ok with items > 0.
 
 READY="smpalt: ready"
 MAX_LINE="vcpu: maxvcpus 1"
