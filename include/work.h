@@ -10,6 +10,12 @@
  * makes it cheaper.  Every WORK_SAMPLE_NS vCPU 0 publishes
  * data/smpalt/load (the demand offered over the period, percent of one
  * vCPU) and data/smpalt/throughput (items completed per second).
+ *
+ * Or dom0 writes a phased profile to control/smpalt/profile (syntax and
+ * rules in profile.h, e.g. "idle:8 ramp:20:0:300 burst:12:350 idle:12",
+ * or "default"; smpalt.profile= on the command line starts one at boot):
+ * the guest then sets the demand itself, phase by phase, and publishes
+ * data/smpalt/phase.  A changed control/smpalt/demand ends the profile.
  */
 #ifndef SMPALT_WORK_H
 #define SMPALT_WORK_H

@@ -8,6 +8,7 @@
 #include "errno.h"
 #include "kernel.h"
 #include "printk.h"
+#include "profile.h"
 #include "refcount.h"
 #include "smpmode.h"
 #include "spinlock.h"
@@ -68,6 +69,9 @@ static struct {
 /* vCPU 0 only. */
 static uint64_t work_item_ns = 1;
 static unsigned long work_demand;
+/* control/smpalt/demand as last read (WORK_DEMAND_ABSENT: no key). */
+#define WORK_DEMAND_ABSENT (-1L)
+static long work_demand_key = WORK_DEMAND_ABSENT;
 static uint64_t work_credit_ns, work_offered_ns;
 static uint64_t work_next_tick, work_sample_start;
 static int64_t work_sample_done;
@@ -213,6 +217,8 @@ void work_init(void)
 	       (unsigned long long)work_item_ns);
 	work_sample_start = t1;
 	work_publish(t1);
+	/* A profile given on the command line (smpalt.profile=) starts now. */
+	profile_ctl_init();
 	/* The demand key is under control/smpalt, watched by status.c. */
 }
 
@@ -220,9 +226,12 @@ void work_read_demand(void)
 {
 	char value[WORK_VALUE_MAX];
 	unsigned long demand = 0;
+	long key = WORK_DEMAND_ABSENT;
 	char *end;
 	int rc;
 
+	/* control/smpalt/profile first: a changed demand below ends it. */
+	profile_ctl_read();
 	rc = xs_read(XS_TRANSACTION_NONE, WORK_DEMAND_KEY, value,
 		     sizeof(value));
 	if (rc >= 0) {
@@ -232,9 +241,15 @@ void work_read_demand(void)
 				value);
 			return;
 		}
+		key = (long)demand;
 	} else if (rc != -ENOENT) {
 		return; /* logged by the client */
 	}
+	/* Only a changed key is a manual demand: a profile may be running. */
+	if (key == work_demand_key)
+		return;
+	work_demand_key = key;
+	profile_ctl_stop(WORK_DEMAND_KEY);
 	work_set_demand(demand);
 }
 
@@ -253,6 +268,18 @@ void work_set_demand(unsigned long demand)
 uint64_t work_poll(void)
 {
 	uint64_t now = time_now_ns();
+	unsigned long demand;
+
+	/*
+	 * A running profile sets the demand (quietly: a ramp changes it every
+	 * tick; the profile logs its phases) and keeps the ticks going even
+	 * through its idle phases, so that the next phase starts on time.
+	 */
+	if (profile_ctl_demand(now, &demand)) {
+		work_demand = MIN(demand, (unsigned long)WORK_DEMAND_MAX);
+		if (!work_next_tick)
+			work_next_tick = now;
+	}
 
 	if (work_next_tick && now >= work_next_tick) {
 		uint64_t offered = work_demand * WORK_TICK_NS / WORK_PERCENT;
@@ -270,8 +297,9 @@ uint64_t work_poll(void)
 			atomic64_add(items, &work_backlog);
 			work_kick_secondaries();
 		}
-		work_next_tick =
-			work_demand ? work_next_tick + WORK_TICK_NS : 0;
+		work_next_tick = work_demand || profile_ctl_running()
+					 ? work_next_tick + WORK_TICK_NS
+					 : 0;
 		if (work_next_tick && work_next_tick < now)
 			work_next_tick = now + WORK_TICK_NS; /* fell behind */
 	}
