@@ -238,12 +238,13 @@ def plot_inguest(res, rows):
     return gnuplot("""
 set terminal pngcairo size 800,480
 set output 'inguest.png'
-set title "smpalt in-guest, one vCPU: ns per work item, same kernel, same run\\nTCG: not hardware times"
+set title "smpalt in-guest, one vCPU: ns per timed run (named under each bar), same kernel, same run\\nTCG: not hardware times"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.7 border -1
-set ylabel 'ns per item (lower is better)'
-set yrange [0:*]
+set ylabel 'ns, log scale (lower is better)'
+set logscale y
+set yrange [*:*]
 set grid ytics
 plot 'inguest.dat' using 2:xtic(1) title 'SMP form (unpatched)', \\
      '' using 3 title 'UP form (patched)'
@@ -350,7 +351,7 @@ def main():
             table.append((
                 "in-guest UP/SMP throughput ratio, one vCPU (%s)"
                 % g["workload"],
-                "%s x (SMP form %d ns, UP form %d ns per item)"
+                "%s x (SMP form %d ns, UP form %d ns for the run named)"
                 % (g["up_over_smp_throughput"], g["smp_ns"], g["up_ns"])))
     else:
         table.append(("in-guest UP/SMP throughput ratio, one vCPU",
