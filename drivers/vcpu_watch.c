@@ -24,6 +24,8 @@
 /* After a change, re-read the keys this often, for this long. */
 #define VCPU_WATCH_RECHECK_NS (1000 * 1000000ULL)
 #define VCPU_WATCH_RECHECK_WINDOW_NS (10 * 1000000000ULL)
+/* Outside that window, a slower look now and then, forever. */
+#define VCPU_WATCH_IDLE_RECHECK_NS (2 * 1000000000ULL)
 
 static hotplug_mask_t vcpu_online = HOTPLUG_VCPU_BIT(HOTPLUG_BOOT_VCPU);
 static bool vcpu_watch_dirty;
@@ -34,9 +36,15 @@ static struct smpmode_result vcpu_last_switch;
 
 _Static_assert(HOTPLUG_MAX_VCPUS == VCPU_MAX, "one limit for vCPU ids");
 
+/*
+ * ctx is NULL or points at a bool "quiet": the periodic re-checks read the
+ * same keys again and again, so only a reconcile caused by a watch event
+ * reports bad input (each bad write is logged once, not every few seconds).
+ */
 static void vcpu_watch_report(void *ctx, const struct hotplug_report *r)
 {
-	(void)ctx;
+	if (ctx && *(const bool *)ctx)
+		return;
 	pr_warn("hotplug: %s%s%s: %s\n", r->key, r->value ? "=" : "",
 		r->value ? r->value : "", hotplug_problem_str(r->problem));
 }
@@ -134,7 +142,7 @@ static int vcpu_watch_step(const struct hotplug_step *s)
 	return -EINVAL;
 }
 
-static void vcpu_watch_reconcile(void)
+static void vcpu_watch_reconcile(bool quiet)
 {
 	static char values[HOTPLUG_MAX_VCPUS][VCPU_WATCH_VALUE_MAX];
 	const char *avail[HOTPLUG_MAX_VCPUS];
@@ -145,7 +153,7 @@ static void vcpu_watch_reconcile(void)
 
 	vcpu_watch_read(avail, values);
 	rc = hotplug_target(vcpu_max, vcpu_online, avail, vcpu_watch_report,
-			    NULL, &target);
+			    &quiet, &target);
 	if (rc)
 		pr_err("hotplug: bad state (maxvcpus %u, online %#x): %d\n",
 		       vcpu_max, vcpu_online, rc);
@@ -201,22 +209,27 @@ uint64_t vcpu_watch_poll(void)
 
 	if (vcpu_watch_dirty) {
 		vcpu_watch_dirty = false;
-		vcpu_watch_reconcile();
+		vcpu_watch_reconcile(false);
 		now = time_now_ns();
 		vcpu_watch_active_until = now + VCPU_WATCH_RECHECK_WINDOW_NS;
 		vcpu_watch_next_recheck = now + VCPU_WATCH_RECHECK_NS;
 		return vcpu_watch_next_recheck;
 	}
-	if (now >= vcpu_watch_active_until)
-		return 0;
 	/*
 	 * xenstored may drop watch events for a guest that reads slowly
 	 * (its quota on pending output): for a while after a change, look
-	 * again now and then even without an event.
+	 * again every second even without an event; after that, every two
+	 * seconds, so that a dropped event can delay a change but never
+	 * lose it (seen once: a vcpu-set 4 -> 2 more than 10 s after the
+	 * previous change was not acted on until the next one).
 	 */
 	if (now >= vcpu_watch_next_recheck) {
-		vcpu_watch_reconcile();
-		vcpu_watch_next_recheck = time_now_ns() + VCPU_WATCH_RECHECK_NS;
+		vcpu_watch_reconcile(true);
+		now = time_now_ns();
+		vcpu_watch_next_recheck =
+			now + (now < vcpu_watch_active_until ?
+				       VCPU_WATCH_RECHECK_NS :
+				       VCPU_WATCH_IDLE_RECHECK_NS);
 	}
 	return vcpu_watch_next_recheck;
 }

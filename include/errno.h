@@ -9,8 +9,6 @@
 
 #include <xen/errno.h>
 
-#define name XEN_name
-#define name XEN_name
 #define EPERM XEN_EPERM
 #define ENOENT XEN_ENOENT
 #define ESRCH XEN_ESRCH

@@ -27,7 +27,7 @@ bool vcpu_watch_handle(const char *path, const char *token);
 /*
  * vCPU 0, after draining the watch events: reconcile if marked, and for a
  * while after a change re-check periodically (watch events can be lost).
- * Returns the Xen time it wants to be called again at (0: no need).
+ * Returns the Xen time it wants to be called again at.
  */
 uint64_t vcpu_watch_poll(void);
 
