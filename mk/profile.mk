@@ -19,14 +19,7 @@ $(PROFILE_TEST): $(PROFILE_SRCS) include/profile.h mk/profile.mk
 	$(CC) $(HOST_CFLAGS) -o $@ $(PROFILE_SRCS) -lcmocka
 
 test-profile-one: $(PROFILE_TEST)
-	@out=$$($(PROFILE_TEST) 2>&1); rc=$$?; printf '%s\n' "$$out"; \
-	p=$$(printf '%s\n' "$$out" | \
-		sed -nE 's/^\[  PASSED  \] ([0-9]+) test.*/\1/p' | tail -1); \
-	f=$$(printf '%s\n' "$$out" | \
-		sed -nE 's/^\[  FAILED  \] ([0-9]+) test.*/\1/p' | tail -1); \
-	p=$${p:-0}; f=$${f:-0}; \
-	if [ "$$rc" -ne 0 ] && [ "$$f" -eq 0 ]; then f=1; fi; \
-	echo "$(CC_NAME): $$p passed, $$f failed"; [ "$$f" -eq 0 ]
+	@bash $(TOP)/scripts/run-cmocka.sh -l $(CC_NAME) $(PROFILE_TEST)
 
 PROFILE_COMPILERS := gcc clang
 

@@ -64,22 +64,7 @@ $(foreach t,$(TOOLS_TESTS),$(eval $(call TOOLS_TEST_RULE,$(t))))
 # Run the programs in $(TOOLS_TEST_BINS) and add up cmocka's counts; the
 # line is prefixed with the compiler for test-tools to pick up.
 test-tools-one: $(TOOLS_TEST_BINS)
-	@pass=0; fail=0; \
-	for t in $(TOOLS_TEST_BINS); do \
-		out=$$("$$t" 2>&1); rc=$$?; \
-		printf '%s\n' "$$out"; \
-		p=$$(printf '%s\n' "$$out" | \
-			sed -nE 's/^\[  PASSED  \] ([0-9]+) test.*/\1/p' | tail -1); \
-		f=$$(printf '%s\n' "$$out" | \
-			sed -nE 's/^\[  FAILED  \] ([0-9]+) test.*/\1/p' | tail -1); \
-		p=$${p:-0}; f=$${f:-0}; \
-		if [ "$$rc" -ne 0 ] && [ "$$f" -eq 0 ]; then \
-			echo "$$t: exited $$rc without a failure count"; f=1; \
-		fi; \
-		pass=$$((pass + p)); fail=$$((fail + f)); \
-	done; \
-	echo "$(CC_NAME): $$pass passed, $$fail failed"; \
-	[ "$$fail" -eq 0 ]
+	@bash $(TOP)/scripts/run-cmocka.sh -l $(CC_NAME) $(TOOLS_TEST_BINS)
 
 test-tools-sanitize:
 	@$(MAKE) --no-print-directory TOOLS_SAN=1 tools test-tools-one

@@ -44,28 +44,9 @@ $(BUILD)/tests-san/$(1): $(XS_SRCS_$(1)) $(XS_HDRS_$(1)) mk/xs.mk
 endef
 $(foreach t,$(XS_TESTS),$(eval $(call XS_TEST_RULES,$(t))))
 
-# Run the programs in $(1), add up cmocka's PASSED/FAILED counts.
-define XS_RUN
-	@pass=0; fail=0; \
-	for t in $(1); do \
-		out=$$("$$t" 2>&1); rc=$$?; \
-		printf '%s\n' "$$out"; \
-		p=$$(printf '%s\n' "$$out" | \
-			sed -nE 's/^\[  PASSED  \] ([0-9]+) test.*/\1/p' | tail -1); \
-		f=$$(printf '%s\n' "$$out" | \
-			sed -nE 's/^\[  FAILED  \] ([0-9]+) test.*/\1/p' | tail -1); \
-		p=$${p:-0}; f=$${f:-0}; \
-		if [ "$$rc" -ne 0 ] && [ "$$f" -eq 0 ]; then \
-			echo "$$t: exited $$rc without a failure count"; f=1; \
-		fi; \
-		pass=$$((pass + p)); fail=$$((fail + f)); \
-	done; \
-	echo "$$pass passed, $$fail failed"; \
-	[ "$$fail" -eq 0 ]
-endef
 
 test-xs: $(XS_BINS)
-	$(call XS_RUN,$(XS_BINS))
+	@bash $(TOP)/scripts/run-cmocka.sh $(XS_BINS)
 
 test-xs-sanitize: $(XS_SAN_BINS)
-	$(call XS_RUN,$(XS_SAN_BINS))
+	@bash $(TOP)/scripts/run-cmocka.sh $(XS_SAN_BINS)
