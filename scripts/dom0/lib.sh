@@ -364,6 +364,35 @@ check_counters() {
 	return 1
 }
 
+# xen_online_vcpus [NAME]: how many of the domain's vCPUs Xen itself reports
+# online. xl vcpu-list prints an offline vCPU with CPU "-" and state "--p";
+# every other row is a vCPU that VCPUOP_is_up would call up.
+xen_online_vcpus() {
+	xl vcpu-list "${1:-$GUEST}" 2>/dev/null |
+		awk 'NR > 1 && $4 != "-" { n++ } END { print n + 0 }'
+}
+
+# check_xen_view [WHAT]: at a settled step, compare the guest's own account
+# (data/smpalt/online, data/smpalt/mode) with Xen's (xl vcpu-list) and fail
+# the scenario on any difference, or on UP text while Xen reports a
+# secondary up (the one rule that must never break). Sets XEN_ONLINE.
+# The guest's keys are read first: with no vcpu-set in flight neither view
+# can move between the two reads.
+check_xen_view() {
+	local what=${1:-settled step} vals g_online g_mode
+	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode)
+	# shellcheck disable=SC2086 # two words on purpose
+	set -- $vals
+	g_online=${1:-} g_mode=${2:-}
+	XEN_ONLINE=$(xen_online_vcpus)
+	if [ "$g_mode" = up ] && [ "$XEN_ONLINE" -gt 1 ]; then
+		fail "$what: UP text while Xen reports $XEN_ONLINE vCPUs online (xl vcpu-list)"
+	fi
+	[ "$g_online" = "$XEN_ONLINE" ] ||
+		fail "$what: guest says online=$g_online, Xen says $XEN_ONLINE (xl vcpu-list)"
+	log "$what: guest online=$g_online mode=$g_mode, Xen online=$XEN_ONLINE"
+}
+
 # host_cpus: the host's CPU count (xl info nr_cpus), asked once.
 host_cpus() {
 	[ -n "${HOST_CPUS:-}" ] ||
