@@ -32,7 +32,7 @@ ENG_HDRS     := $(wildcard $(TOP)/include/alt*.h) $(TOP)/include/atomic.h \
 
 ENG_CORE     := arch-xen/alt_core.c arch-xen/alt_insn.c
 ENG_TEST_SRC := $(ENG_CORE) tests/unit/alt_host.c tests/unit/workload.c \
-	tests/unit/test_main.c tests/unit/test_insn.c \
+	tests/unit/test_main.c tests/unit/test_insn.c tests/unit/test_padding.c \
 	tests/unit/test_refuse.c tests/unit/test_switch.c \
 	tests/unit/test_features.c tests/unit/test_primitives.c
 

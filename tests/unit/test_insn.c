@@ -109,7 +109,7 @@ static void decoder_refuses_truncated_and_vex_encoded_instructions(void **state)
 }
 
 /* The reference NOPs, written out independently of alt_insn.c. */
-static const uint8_t ref_nops[ALT_NOP_MAX_LEN + 1][ALT_NOP_MAX_LEN] = {
+const uint8_t alt_ref_nops[ALT_NOP_MAX_LEN + 1][ALT_NOP_MAX_LEN] = {
 	[1] = {0x90},
 	[2] = {0x66, 0x90},
 	[3] = {0x0f, 0x1f, 0x00},
@@ -132,7 +132,7 @@ static void nop_table_holds_the_recommended_multibyte_nops(void **state)
 	for (n = 1; n <= ALT_NOP_MAX_LEN; n++) {
 		struct alt_insn insn;
 
-		assert_memory_equal(alt_nop(n), ref_nops[n], n);
+		assert_memory_equal(alt_nop(n), alt_ref_nops[n], n);
 		assert_int_equal(alt_insn_decode(alt_nop(n), n, &insn), (int)n);
 	}
 	assert_null(alt_nop(0));
@@ -158,7 +158,8 @@ nop_padding_of_every_length_1_to_15_is_fewest_longest_nops(void **state)
 					      ? ALT_NOP_MAX_LEN
 					      : len - off;
 
-			assert_memory_equal(buf + off, ref_nops[want], want);
+			assert_memory_equal(buf + off, alt_ref_nops[want],
+					    want);
 			off += want;
 			count++;
 		}
