@@ -118,6 +118,7 @@ size_t alt_save_size(const struct alt_tables *t);
 /*
  * Check the tables and prepare the engine; the text must be in SMP form
  * (as linked).  Refuses (-ALT_EINVAL) a record outside the text, a
+ * replacement inside the text (it could be rewritten by a switch), a
  * replacement that is not position-independent or cannot be decoded, a
  * replacement longer than its site, an empty site, a lock site inside an
  * alternative site, overlapping alternative sites; -ALT_ENOSPC if save_len is

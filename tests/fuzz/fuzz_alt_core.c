@@ -2,7 +2,8 @@
 /*
  * fuzz_alt_core.c - libFuzzer target: the engine on tables and text made
  * from the input.  Whatever the records say:
- *   - it never writes outside the text;
+ *   - it never writes outside the text and refuses a replacement that
+ *     lies inside it;
  *   - a refused call writes nothing; a switch whose write callback fails
  *     (at the call the input picks) leaves the text as it was, and the
  *     same switch then succeeds;
@@ -36,6 +37,7 @@
 #define FAIL_AT_MAX 8
 #define FEATURES 8
 #define WRITE_FAILED (-ALT_EINVAL)
+#define REPL_IN_TEXT 0xe0
 
 static uint8_t buf[GUARD + TEXT_LEN + GUARD];
 static int32_t locks[MAX_LOCKS];
@@ -114,17 +116,34 @@ static void check_feature_site(const struct alt_feature_site *f,
 		abort(); /* then the NOPs alt_insn.c defines */
 }
 
-static void read_site(struct input *in, void *rec, size_t len_off, uint8_t *r)
+/*
+ * A record: site offset, site_len, repl_len, replacement bytes.  A
+ * repl_len byte of REPL_IN_TEXT or above also puts the replacement in the
+ * buffer, at an offset from its value; returns true if it then overlaps
+ * the text, which the engine must refuse (the replacement would change as
+ * the text is switched).
+ */
+static bool read_site(struct input *in, void *rec, size_t len_off, uint8_t *r)
 {
 	uint8_t *lens = (uint8_t *)rec + len_off;
+	uint8_t b;
 	size_t k;
 
 	set_rel(rec, buf + next(in) % sizeof(buf));
-	set_rel((char *)rec + sizeof(int32_t), r);
 	lens[0] = next(in) % (MAX_REPL + 2);
-	lens[1] = next(in) % (MAX_REPL + 1);
+	b = next(in);
+	lens[1] = b % (MAX_REPL + 1);
 	for (k = 0; k < MAX_REPL; k++)
 		r[k] = next(in);
+	if (b >= REPL_IN_TEXT) {
+		size_t off = b % (sizeof(buf) - MAX_REPL);
+
+		set_rel((char *)rec + sizeof(int32_t), buf + off);
+		return lens[1] > 0 && off + lens[1] > GUARD &&
+		       off < GUARD + TEXT_LEN;
+	}
+	set_rel((char *)rec + sizeof(int32_t), r);
+	return false;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -153,6 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct alt_engine e, once;
 	struct alt_report rep;
 	size_t i, freeable;
+	bool repl_in_text = false;
 	int err;
 
 	for (i = 0; i < sizeof(buf); i++)
@@ -160,12 +180,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < nlocks; i++)
 		set_rel(&locks[i], buf + next(&in) % sizeof(buf));
 	for (i = 0; i < nsmp; i++)
-		read_site(&in, &smp[i], offsetof(struct alt_smp_site, site_len),
-			  repl[i]);
+		repl_in_text |= read_site(
+			&in, &smp[i], offsetof(struct alt_smp_site, site_len),
+			repl[i]);
 	for (i = 0; i < nfeat; i++) {
-		read_site(&in, &feat[i],
-			  offsetof(struct alt_feature_site, site_len),
-			  repl[MAX_SMP + i]);
+		repl_in_text |=
+			read_site(&in, &feat[i],
+				  offsetof(struct alt_feature_site, site_len),
+				  repl[MAX_SMP + i]);
 		feat[i].feature = next(&in) % (FEATURES + 1);
 	}
 	memcpy(before, buf, sizeof(buf));
@@ -174,6 +196,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* init never writes */
 		return 0;
 	}
+	if (repl_in_text)
+		abort(); /* a replacement inside the text was accepted */
 
 	/* Feature alternatives, once. */
 	if (alt_apply_features(&e, fuzz_has_feature, &mask, &rep)) {
