@@ -11,7 +11,8 @@
 #   make fuzz FUZZ_S=600  the same, FUZZ_S seconds per target, building on
 #                         the corpus earlier runs left in build/fuzz/
 #   make check-decoder    the decoder against objdump only: every prefix
-#                         combination (--combos), the test program, the
+#                         combination (--combos), every opcode form
+#                         (--opcodes), the test program, the
 #                         guest kernel and DECODER_ELVES (libc)
 #
 # Each target prints the executions libFuzzer ran; the suite ends with
@@ -56,4 +57,6 @@ fuzz: $(FUZZ_DEPS)
 
 check-decoder: $(DECODER_HELPER) $(ENG_TEST) $(GUEST_ELF)
 	@python3 $(FUZZ_DIR)/insn-vs-objdump.py --combos $(DECODER_HELPER) \
+		&& python3 $(FUZZ_DIR)/insn-vs-objdump.py --opcodes \
+			$(DECODER_HELPER) \
 		&& python3 $(FUZZ_DIR)/insn-vs-objdump.py $(DECODER_ARGS)

@@ -19,10 +19,13 @@ before they are compared.
 --combos writes every sequence of up to PREFIX_DEPTH prefixes (legacy and
 REX, mixed) before each of a set of instructions whose length depends on
 them, one per 64-byte slot padded with int3, and compares the decoder with
-objdump on each slot.
+objdump (-M intel64) on each slot.  --opcodes does the same for every
+opcode of the one-byte, 0f, 0f38 and 0f3a maps with a few ModRM forms and
+prefixes.  objdump disregards a 0x66/0x67 given before a REX that another
+prefix follows; the CPU does not, so such slots are left out (counted).
 
 Usage: insn-vs-objdump.py HELPER ELF...
-       insn-vs-objdump.py --combos HELPER
+       insn-vs-objdump.py --combos|--opcodes HELPER
 Ends with "N passed, N failed" (one per ELF, or one for the combinations).
 """
 import itertools
@@ -51,6 +54,11 @@ COMBO_BASES = ["0f1f44", "81c0", "05", "b8", "f7c0", "f6c0", "69c0", "6a",
                "8b0425", "c2", "c8", "e8", "e9", "0f84", "0f3a0fc1",
                "0fba20", "6b00"]
 OPERAND_BYTES = bytes(range(1, 9))
+# --opcodes: each opcode with these ModRM (+SIB, disp) forms and prefixes.
+SWEEP_MODRMS = ["00", "05", "0425", "442408", "80", "c0", "f8", "d0"]
+SWEEP_PREFIXES = ["", "66", "67", "48", "6648", "f3", "f2"]
+LEGACY_PREFIXES = {0x26, 0x2E, 0x36, 0x3E, 0x64, 0x65, 0x66, 0x67, 0xF0,
+                   0xF2, 0xF3}
 SLOT = 64
 REX_MIN, REX_MAX = 0x40, 0x4F
 INT3 = 0xCC
@@ -117,17 +125,17 @@ def objdump_drops_size_prefix(pfx):
     return False
 
 
-def combos(helper):
-    """Prefix combinations before each base: decoder vs objdump."""
-    slots, left_out = [], 0
-    for depth in range(PREFIX_DEPTH + 1):
-        for pfx in itertools.product(COMBO_PREFIXES, repeat=depth):
-            if objdump_drops_size_prefix(pfx):
-                left_out += 1
-                continue
-            for base in COMBO_BASES:
-                code = bytes(pfx) + bytes.fromhex(base) + OPERAND_BYTES
-                slots.append(code + bytes([INT3]) * (SLOT - len(code)))
+def prefix_run(code):
+    """The legacy and REX prefixes code begins with."""
+    n = 0
+    while n < len(code) and (code[n] in LEGACY_PREFIXES or
+                             REX_MIN <= code[n] <= REX_MAX):
+        n += 1
+    return tuple(code[:n])
+
+
+def compare_slots(helper, slots, what):
+    """Each slot: the instruction at its start, decoder vs objdump."""
     with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as f:
         f.write(b"".join(slots))
         path = f.name
@@ -141,9 +149,12 @@ def combos(helper):
         os.unlink(path)
     starts = {a: (c, t) for (a, c, t) in parse_objdump(out) if a % SLOT == 0}
     got = decode(helper, [s[:LOOKAHEAD * 2].hex() for s in slots])
-    bad, refused, skipped = [], 0, 0
+    bad, refused, skipped, left_out = [], 0, 0, 0
     for i, (slot, g) in enumerate(zip(slots, got)):
         code, text = starts.get(i * SLOT, (b"", "(bad)"))
+        if objdump_drops_size_prefix(prefix_run(slot)):
+            left_out += 1
+            continue
         if g == "-":
             refused += 1
             continue
@@ -154,13 +165,39 @@ def combos(helper):
         if n != len(code):
             bad.append("%s (%s): decoder says %d bytes, objdump %d" %
                        (slot[:len(code)].hex(" "), text, n, len(code)))
-    print("insn-vs-objdump: %d prefix combinations, %d refused (not "
-          "decoded), %d not decoded by objdump, %d disagreements "
-          "(%d prefix sequences left out: 0x66/0x67 before an ignored REX)"
-          % (len(slots), refused, skipped, len(bad), left_out))
+    print("insn-vs-objdump: %d %s, %d refused (not decoded), %d not "
+          "decoded by objdump, %d disagreements (%d left out: 0x66/0x67 "
+          "before an ignored REX)" % (len(slots) - left_out, what, refused,
+                                      skipped, len(bad), left_out))
     for b in bad[:20]:
         print("  " + b)
     return not bad
+
+
+def slot(code):
+    """code, then the operand bytes, then int3 up to the slot's end."""
+    code += OPERAND_BYTES
+    return code + bytes([INT3]) * (SLOT - len(code))
+
+
+def combos(helper):
+    """Prefix combinations before each base: decoder vs objdump."""
+    slots = [slot(bytes(pfx) + bytes.fromhex(base))
+             for depth in range(PREFIX_DEPTH + 1)
+             for pfx in itertools.product(COMBO_PREFIXES, repeat=depth)
+             for base in COMBO_BASES]
+    return compare_slots(helper, slots, "prefix combinations")
+
+
+def opcodes(helper):
+    """Every opcode of the four maps, a few ModRM forms and prefixes."""
+    maps = ([bytes([o]) for o in range(256)] +
+            [bytes([0x0F, o]) for o in range(256)] +
+            [bytes([0x0F, 0x38, o]) for o in range(256)] +
+            [bytes([0x0F, 0x3A, o]) for o in range(256)])
+    slots = [slot(bytes.fromhex(p) + op + bytes.fromhex(m))
+             for p in SWEEP_PREFIXES for op in maps for m in SWEEP_MODRMS]
+    return compare_slots(helper, slots, "opcode forms")
 
 
 def check(helper, path):
@@ -197,8 +234,8 @@ def check(helper, path):
 
 
 def main(argv):
-    if argv and argv[0] == "--combos":
-        ok = combos(argv[1])
+    if argv and argv[0] in ("--combos", "--opcodes"):
+        ok = (combos if argv[0] == "--combos" else opcodes)(argv[1])
         print("%d passed, %d failed" % (ok, not ok))
         return 0 if ok else 1
     helper, elves = argv[0], argv[1:]

@@ -13,8 +13,9 @@
 #      --fresh empties OUTDIR/TARGET.corpus first (make test-fuzz: every
 #      run starts from the seeds); without it the corpus of earlier runs
 #      is kept (make fuzz: long runs build on each other).
-# Then the length decoder against objdump: every prefix combination, and
-# each ELF given (insn-vs-objdump.py HELPER ELF...).
+# Then the length decoder against objdump: every prefix combination
+# (--combos), every opcode form (--opcodes), and each ELF given
+# (insn-vs-objdump.py HELPER ELF...).
 # One PASS/FAIL line per part; the last line is "N passed, N failed".
 set -uo pipefail
 
@@ -90,12 +91,14 @@ done
 # 3. the decoder against objdump
 helper=$1
 shift
-if python3 "$here/insn-vs-objdump.py" --combos "$helper" >"$out/decoder-combos.log" 2>&1; then
-	ok "decoder vs objdump, prefix combinations" ": $(head -1 "$out/decoder-combos.log" | sed 's/^insn-vs-objdump: //')"
-else
-	ko "decoder vs objdump, prefix combinations" ""
-	head -22 "$out/decoder-combos.log"
-fi
+for mode in combos opcodes; do
+	if python3 "$here/insn-vs-objdump.py" --$mode "$helper" >"$out/decoder-$mode.log" 2>&1; then
+		ok "decoder vs objdump, --$mode" ": $(head -1 "$out/decoder-$mode.log" | sed 's/^insn-vs-objdump: //')"
+	else
+		ko "decoder vs objdump, --$mode" ""
+		head -22 "$out/decoder-$mode.log"
+	fi
+done
 for elf in "$@"; do
 	if python3 "$here/insn-vs-objdump.py" "$helper" "$elf" >"$out/decoder.log" 2>&1; then
 		ok "decoder vs objdump, $(basename "$elf")" ": $(head -1 "$out/decoder.log" | sed 's/^insn-vs-objdump: [^:]*: //')"
