@@ -147,7 +147,9 @@ int alt_switch(struct alt_engine *e, enum alt_mode to, struct alt_report *rep);
  * Apply, once, every feature alternative whose feature has_feature()
  * reports present.  Verifies every site it will touch first (inside the
  * text, decoding as whole instructions).  A second call
- * returns -ALT_EALREADY and writes nothing.
+ * returns -ALT_EALREADY and writes nothing.  If the write callback fails,
+ * its error is returned and the sites written before it keep their new
+ * form (right for this CPU).
  */
 int alt_apply_features(struct alt_engine *e,
 		       bool (*has_feature)(void *ctx, unsigned int feature),
