@@ -47,6 +47,17 @@ static bool alt_overlap(uintptr_t a, size_t alen, uintptr_t b, size_t blen)
 	return a < b + blen && b < a + alen;
 }
 
+/*
+ * A replacement must lie outside the text: inside, it could be among the
+ * bytes a switch rewrites, and the form it gives would change under us.
+ */
+static bool alt_repl_in_text(const struct alt_tables *t, uintptr_t repl,
+			     size_t len)
+{
+	return len > 0 && alt_overlap(repl, len, t->text_start,
+				      t->text_end - t->text_start);
+}
+
 static int alt_memcmp(const uint8_t *a, const uint8_t *b, size_t len)
 {
 	size_t i;
@@ -128,6 +139,9 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		if (s->repl_len > s->site_len)
 			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
 					"replacement longer than its site");
+		if (alt_repl_in_text(t, alt_repl_addr(s), s->repl_len))
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+					"replacement inside the text");
 		why = alt_check_insns((const uint8_t *)alt_repl_addr(s),
 				      s->repl_len, true);
 		if (why)
@@ -162,6 +176,9 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		if (f->repl_len > f->site_len)
 			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
 					a, "replacement longer than its site");
+		if (alt_repl_in_text(t, alt_repl_addr(f), f->repl_len))
+			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
+					a, "replacement inside the text");
 		why = alt_check_insns((const uint8_t *)alt_repl_addr(f),
 				      f->repl_len, true);
 		if (why)

@@ -14,6 +14,7 @@
 #define PFX_OPSIZE 0x66
 #define PFX_ADSIZE 0x67
 #define PFX_LOCK 0xf0
+#define PFX_REPNE 0xf2
 #define REX_MIN 0x40
 #define REX_MAX 0x4f
 #define REX_W 0x08
@@ -28,6 +29,7 @@
 #define GRP5_UNDEFINED 7
 #define MODRM_XBEGIN 0xf8
 #define OP_ESCAPE_38 0x38
+#define OP2_SSE4A_IMM 0x78 /* 66: extrq, f2: insertq; ib ib */
 #define OP_ESCAPE_3A 0x3a
 
 #define MAP_ONE 1
@@ -51,15 +53,17 @@
 #define DISP32 4
 
 /* Operand flags of an opcode. */
-#define F_MODRM 0x01u /* a ModRM byte follows */
-#define F_IMM8 0x02u  /* 8-bit immediate */
-#define F_IMM16 0x04u /* 16-bit immediate */
-#define F_IMMZ 0x08u  /* 32-bit immediate, 16 with 0x66 */
-#define F_IMMV 0x10u  /* 32-bit, 64 with REX.W, 16 with 0x66 (mov r,imm) */
-#define F_MOFFS 0x20u /* 64-bit absolute address, 32 with 0x67 */
-#define F_REL 0x40u   /* relative branch target */
-#define F_BAD 0x80u   /* invalid in 64-bit mode or not decoded here */
-#define F_GRP3 0x100u /* f6/f7: immediate only for /0 and /1 */
+#define F_MODRM 0x01u	   /* a ModRM byte follows */
+#define F_IMM8 0x02u	   /* 8-bit immediate */
+#define F_IMM16 0x04u	   /* 16-bit immediate */
+#define F_IMMZ 0x08u	   /* 32-bit immediate, 16 with 0x66 */
+#define F_IMMV 0x10u	   /* 32-bit, 64 with REX.W, 16 with 0x66 (mov r,imm) */
+#define F_MOFFS 0x20u	   /* 64-bit absolute address, 32 with 0x67 */
+#define F_REL 0x40u	   /* relative branch target */
+#define F_BAD 0x80u	   /* invalid in 64-bit mode or not decoded here */
+#define F_GRP3 0x100u	   /* f6/f7: immediate only for /0 and /1 */
+#define F_REL16 0x200u	   /* relative, yet rel16 under 0x66 (xbegin) */
+#define F_MODRM_REG 0x400u /* ModRM names registers whatever its mod */
 
 #define IMM16_LEN 2
 #define IMM32_LEN 4
@@ -141,6 +145,8 @@ static uint16_t map2_flags(uint8_t op)
 		return 0;
 	if (op >= 0x30 && op <= 0x37) /* wrmsr rdtsc rdmsr rdpmc sysenter.. */
 		return 0;
+	if (op >= 0x20 && op <= 0x23) /* mov to/from %crN, %drN */
+		return F_MODRM | F_MODRM_REG;
 	switch (op) {
 	case 0x05: /* syscall */
 	case 0x06: /* clts */
@@ -262,24 +268,36 @@ static int modrm_len(const uint8_t *p, size_t max, bool *rip)
 int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 {
 	size_t i = 0;
-	bool opsize = false, adsize = false, rex_w = false;
+	bool opsize = false, adsize = false, repne = false, rex_w = false;
 	uint16_t f;
 	uint8_t op;
 	size_t imm = 0;
 
 	*out = (struct alt_insn){0};
-	while (i < max && i < ALT_INSN_MAX_LEN && is_legacy_prefix(p[i])) {
-		if (p[i] == PFX_OPSIZE)
-			opsize = true;
-		else if (p[i] == PFX_ADSIZE)
-			adsize = true;
-		else if (p[i] == PFX_LOCK)
-			out->lock = true;
-		i++;
-	}
-	/* REX counts only directly before the opcode. */
-	if (i < max && p[i] >= REX_MIN && p[i] <= REX_MAX) {
-		rex_w = (p[i] & REX_W) != 0;
+	/*
+	 * Prefixes in any order.  A REX prefix counts only directly before the
+	 * opcode: one followed by a legacy prefix (or by another REX) is
+	 * ignored by the CPU, yet it is part of the instruction, and the
+	 * prefixes after it still count.
+	 */
+	while (i < max && i < ALT_INSN_MAX_LEN) {
+		uint8_t b = p[i];
+
+		if (b >= REX_MIN && b <= REX_MAX) {
+			rex_w = (b & REX_W) != 0;
+		} else if (is_legacy_prefix(b)) {
+			rex_w = false; /* a REX before it is ignored */
+			if (b == PFX_OPSIZE)
+				opsize = true;
+			else if (b == PFX_ADSIZE)
+				adsize = true;
+			else if (b == PFX_LOCK)
+				out->lock = true;
+			else if (b == PFX_REPNE)
+				repne = true;
+		} else {
+			break;
+		}
 		i++;
 	}
 	out->nprefix = (uint8_t)i;
@@ -300,6 +318,9 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 			out->map = MAP_THREE;
 		} else {
 			f = map2_flags(op);
+			/* 0f 78: vmread; 66/f2 0f 78: extrq/insertq ib ib */
+			if (op == OP2_SSE4A_IMM && (opsize || repne))
+				f |= F_IMM16;
 		}
 	} else {
 		f = map1[op];
@@ -308,9 +329,14 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 	if (f & F_BAD)
 		return -ALT_EINVAL;
 	if (f & F_MODRM) {
-		bool rip;
-		int n = modrm_len(p + i, max - i, &rip);
+		bool rip = false;
+		int n = 1;
 
+		/* Control and debug register moves ignore mod: registers. */
+		if (!(f & F_MODRM_REG))
+			n = modrm_len(p + i, max - i, &rip);
+		else if (i >= max)
+			n = -ALT_EINVAL;
 		if (n < 0)
 			return n;
 		/* test r/m,imm (/0, /1): imm8 for 0xf6, immz for 0xf7 */
@@ -318,10 +344,13 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 			f |= op == GRP3_BYTE ? F_IMM8 : F_IMMZ;
 		if (out->map == MAP_ONE && !alt_group_valid(op, p[i]))
 			return -ALT_EINVAL;
-		/* c7 f8: xbegin rel32, a relative branch to the abort path */
+		/*
+		 * c7 f8: xbegin rel32 (rel16 under 0x66), a relative branch
+		 * to the abort path.
+		 */
 		if (out->map == MAP_ONE && op == OP_XBEGIN &&
 		    p[i] == MODRM_XBEGIN)
-			f |= F_REL;
+			f |= F_REL | F_REL16;
 		out->rip_relative = rip;
 		i += (size_t)n;
 	}
@@ -329,9 +358,16 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 		imm += 1;
 	if (f & F_IMM16)
 		imm += IMM16_LEN;
-	/* 64-bit mode: near call/jmp/jcc keep rel32 under 0x66 (Intel). */
+	/*
+	 * 16-bit immediate under 0x66, unless REX.W makes the operand 64-bit
+	 * (REX.W wins over 0x66; the immediate is then 32 bits, sign
+	 * extended).  64-bit mode: near call/jmp/jcc keep rel32 under 0x66
+	 * (Intel); xbegin does not.
+	 */
 	if (f & F_IMMZ)
-		imm += opsize && !(f & F_REL) ? IMM16_LEN : IMM32_LEN;
+		imm += opsize && !rex_w && (!(f & F_REL) || (f & F_REL16))
+			       ? IMM16_LEN
+			       : IMM32_LEN;
 	if (f & F_IMMV)
 		imm += rex_w ? IMM64_LEN : opsize ? IMM16_LEN : IMM32_LEN;
 	if (f & F_MOFFS)

@@ -118,6 +118,7 @@ size_t alt_save_size(const struct alt_tables *t);
 /*
  * Check the tables and prepare the engine; the text must be in SMP form
  * (as linked).  Refuses (-ALT_EINVAL) a record outside the text, a
+ * replacement inside the text (it could be rewritten by a switch), a
  * replacement that is not position-independent or cannot be decoded, a
  * replacement longer than its site, an empty site, a lock site inside an
  * alternative site, overlapping alternative sites; -ALT_ENOSPC if save_len is
@@ -146,7 +147,9 @@ int alt_switch(struct alt_engine *e, enum alt_mode to, struct alt_report *rep);
  * Apply, once, every feature alternative whose feature has_feature()
  * reports present.  Verifies every site it will touch first (inside the
  * text, decoding as whole instructions).  A second call
- * returns -ALT_EALREADY and writes nothing.
+ * returns -ALT_EALREADY and writes nothing.  If the write callback fails,
+ * its error is returned and the sites written before it keep their new
+ * form (right for this CPU).
  */
 int alt_apply_features(struct alt_engine *e,
 		       bool (*has_feature)(void *ctx, unsigned int feature),

@@ -15,7 +15,8 @@
  *                          Applied once, when feature f is present.
  *
  * A site is padded at assembly time to the longer of its two forms with
- * 0x90 bytes; the engine writes the shorter form followed by optimal NOPs.
+ * the same optimal NOPs the engine writes after the shorter form when it
+ * switches (the fewest, longest; see ALT_PAD_OLD below).
  *
  * Rules for the forms given to alternative_smp() and alternative():
  *   - a lock inside an alternative_smp() SMP form is written as a literal
@@ -49,6 +50,52 @@
 #define ALT_FEATURE_MOVBE ALT_FEATURE(ALT_FEATURE_WORD_1_ECX, 22)
 
 /* clang-format off */
+/*
+ * Padding.  When the replacement is longer than the old form, the old form
+ * is followed by the same NOPs alt_fill_nops() writes (alt_insn.c): the
+ * fewest, longest NOPs, 11 bytes each and one shorter NOP last.
+ *
+ * The pad length is a difference of labels.  GNU as can test it with .if,
+ * but clang's integrated assembler only resolves such a difference once the
+ * section is laid out, too late for .if, .rept or .nops.  So the padding is
+ * written with .fill alone, whose repeat count may be such an expression:
+ * each .fill below emits one piece of a NOP, once or not at all, and a
+ * comparison is -1 when true in both assemblers.  ALT_PAD_SLOT emits the
+ * NOP that covers pad bytes [o, o + 11), o = 0, 11, 22.  A .fill value
+ * fills at most 4 bytes and zeroes the rest: 0x841f0f with size 8 is
+ * 0f 1f 84 00 00 00 00 00.  The replacement is emitted first so that every
+ * label is backward and the count is known when the .fill is laid out.
+ *
+ * A pad longer than ALT_PAD_MAX bytes stops the assembler: the .org then
+ * moves backwards ("attempt to move .org backwards" from GNU as, "invalid
+ * .org offset" from clang).
+ */
+#define ALT_PAD_MAX 33
+#define ALT_PAD_SLOT(d, o)                                                    \
+	".fill -((" d ")>(" o "+10)),3,0x2e6666\n" /* 11: 66 66 2e */         \
+	".fill -((" d ")==(" o "+10)),2,0x2e66\n"  /* 10: 66 2e */            \
+	".fill -((" d ")==(" o "+9)),1,0x66\n"     /* 9: 66 */                \
+	".fill -((" d ")>(" o "+7)),8,0x841f0f\n"  /* 8-11: 0f 1f 84 0... */  \
+	".fill -((" d ")==(" o "+7)),7,0x801f0f\n"                            \
+	".fill -((" d ")==(" o "+6)),6,0x441f0f66\n"                          \
+	".fill -((" d ")==(" o "+5)),5,0x441f0f\n"                            \
+	".fill -((" d ")==(" o "+4)),4,0x401f0f\n"                            \
+	".fill -((" d ")==(" o "+3)),3,0x1f0f\n"                              \
+	".fill -((" d ")==(" o "+2)),2,0x9066\n"                              \
+	".fill -((" d ")==(" o "+1)),1,0x90\n"
+
+/* Replacement length minus old length (negative: no padding). */
+#define ALT_PAD_DIFF(new_b, new_e, old_b, old_e)                              \
+	"(" new_e "-" new_b ")-(" old_e "-" old_b ")"
+
+/* Pad old_b..old_e (the old form) to the length of new_b..new_e. */
+#define ALT_PAD_OLD(new_b, new_e, old_b, old_e)                               \
+	ALT_PAD_SLOT(ALT_PAD_DIFF(new_b, new_e, old_b, old_e), "0")           \
+	ALT_PAD_SLOT(ALT_PAD_DIFF(new_b, new_e, old_b, old_e), "11")          \
+	ALT_PAD_SLOT(ALT_PAD_DIFF(new_b, new_e, old_b, old_e), "22")          \
+	".org . - (-((" ALT_PAD_DIFF(new_b, new_e, old_b, old_e) ")>"         \
+	ALT_STR(ALT_PAD_MAX) "))\n"
+
 #ifdef CONFIG_UP_ONLY
 
 #define LOCK_PREFIX ""
@@ -67,16 +114,6 @@
 	".popsection\n\t"                                                     \
 	"671:\n\t"                                                            \
 	"lock; "
-
-/*
- * Padding: "-(a > b)" is 1 when a > b in the GNU assembler's convention
- * (a true comparison is -1), understood the same way by clang.  The
- * replacement is emitted first so that every label reference is backward
- * and the expression is absolute when the .skip is assembled.
- */
-#define ALT_PAD_OLD(new_b, new_e, old_b, old_e)                               \
-	".fill -(((" new_e "-" new_b ")-(" old_e "-" old_b ")) > 0) * "       \
-	"((" new_e "-" new_b ")-(" old_e "-" old_b ")),1,0x90\n"
 
 #define alternative_smp(smp, up)                                              \
 	".pushsection .smp_altinstr_replacement,\"ax\"\n"                     \

@@ -12,7 +12,8 @@
 #                         then the switch cost per site
 #   make demo-host        the engine at work on a host program
 #
-# Each test target ends with "N passed, N failed".
+# Each test target ends with "N passed, N failed".  Fuzzing and the
+# decoder's cross-check against objdump: mk/fuzz.mk.
 # include/ holds the guest's own string.h and errno.h: host programs reach
 # our headers with -iquote so that the C library's are not shadowed.
 
@@ -32,7 +33,7 @@ ENG_HDRS     := $(wildcard $(TOP)/include/alt*.h) $(TOP)/include/atomic.h \
 
 ENG_CORE     := arch-xen/alt_core.c arch-xen/alt_insn.c
 ENG_TEST_SRC := $(ENG_CORE) tests/unit/alt_host.c tests/unit/workload.c \
-	tests/unit/test_main.c tests/unit/test_insn.c \
+	tests/unit/test_main.c tests/unit/test_insn.c tests/unit/test_padding.c \
 	tests/unit/test_refuse.c tests/unit/test_switch.c \
 	tests/unit/test_features.c tests/unit/test_primitives.c
 
@@ -105,44 +106,3 @@ check-sites: $(ENG_TEST) $(ENG_BROKEN_ELF)
 		$(addprefix --expect fail ,$(ENG_BROKEN_ELF)) \
 		$(if $(wildcard $(GUEST_ELF)),--expect pass $(GUEST_ELF)) \
 		$(if $(CHECK_ELF),--expect pass $(CHECK_ELF))
-
-# --- decoder cross-check and fuzzing ------------------------------------
-#   make check-decoder      the engine's x86 length decoder against objdump
-#                           on the test program and DECODER_ELVES
-#   make fuzz-engine        libFuzzer targets (clang), FUZZ_SECONDS each
-.PHONY: check-decoder fuzz-engine
-
-DECODER_ELVES ?= $(wildcard /lib/x86_64-linux-gnu/libc.so.6)
-FUZZ_SECONDS  ?= 30
-ENG_FUZZ_OUT  := $(TOP)/build/fuzz/engine
-ENG_FUZZERS   := fuzz_alt_insn fuzz_alt_core
-
-$(ENG_OUT)/insn_lengths: $(TOP)/tests/fuzz/insn_lengths.c \
-		$(TOP)/arch-xen/alt_insn.c $(ENG_HDRS)
-	@mkdir -p $(@D)
-	$(CC) $(ENG_CFLAGS) -o $@ $(TOP)/tests/fuzz/insn_lengths.c \
-		$(TOP)/arch-xen/alt_insn.c
-
-check-decoder: $(ENG_OUT)/insn_lengths $(ENG_TEST)
-	@python3 $(TOP)/tests/fuzz/insn-vs-objdump.py $< $(ENG_TEST) \
-		$(DECODER_ELVES)
-
-$(ENG_FUZZ_OUT)/%: $(TOP)/tests/fuzz/%.c $(addprefix $(TOP)/,$(ENG_CORE)) \
-		$(ENG_HDRS)
-	@mkdir -p $(@D)
-	clang -O1 -g $(WARN) -std=gnu11 -iquote $(TOP)/include \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $< $(addprefix $(TOP)/,$(ENG_CORE))
-
-# Each fuzzer runs FUZZ_SECONDS; a crash fails it.
-fuzz-engine: $(addprefix $(ENG_FUZZ_OUT)/,$(ENG_FUZZERS))
-	@pass=0; fail=0; for f in $(ENG_FUZZERS); do \
-		mkdir -p $(ENG_FUZZ_OUT)/$$f.corpus; \
-		if $(ENG_FUZZ_OUT)/$$f -max_total_time=$(FUZZ_SECONDS) \
-			-artifact_prefix=$(ENG_FUZZ_OUT)/$$f- \
-			$(ENG_FUZZ_OUT)/$$f.corpus > $(ENG_FUZZ_OUT)/$$f.log 2>&1; \
-		then echo "$$f: SUCCESS ($$(grep -o 'Done [0-9]* runs' \
-			$(ENG_FUZZ_OUT)/$$f.log))"; pass=$$((pass + 1)); \
-		else echo "$$f: FAILURE (see $(ENG_FUZZ_OUT)/$$f.log)"; \
-			fail=$$((fail + 1)); fi; \
-	done; echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]

@@ -10,6 +10,9 @@ For every ELF given:
     starting on an instruction, and its replacement outside the text;
   * every replacement is position-independent (no %rip operand, no
     relative jump or call): the engine copies those bytes elsewhere;
+  * the NOPs that end an alternative_smp site (its padding, when the UP
+    form is the longer) are the fewest, longest NOPs, the same bytes the
+    engine writes: never a run of 0x90;
   * every lock-prefixed instruction in the text is covered by exactly one
     record: a .smp_locks entry, an alternative_smp site, or a .xen_locks
     entry (the guest's "locked on purpose, never patched" table).
@@ -35,6 +38,28 @@ LEGACY_PREFIXES = {0x26, 0x2E, 0x36, 0x3E, 0x64, 0x65, 0x66, 0x67,
                    0xF0, 0xF2, 0xF3}
 REPLACEMENT_SECTIONS = {".smp_altinstr_replacement", ".altinstr_replacement"}
 MAX_PROBLEMS_SHOWN = 20
+
+# The recommended NOPs by length, as alt_insn.c writes them.
+NOPS = {n: bytes.fromhex(h) for n, h in enumerate([
+    "", "90", "6690", "0f1f00", "0f1f4000", "0f1f440000", "660f1f440000",
+    "0f1f8000000000", "0f1f840000000000", "660f1f840000000000",
+    "662e0f1f840000000000", "66662e0f1f840000000000"])}
+NOP_MAX = 11
+
+
+def optimal_nops(n):
+    """The padding of n bytes the engine writes: 11-byte NOPs, then one."""
+    return NOPS[NOP_MAX] * (n // NOP_MAX) + NOPS[n % NOP_MAX]
+
+
+def trailing_nops(insns, site, slen):
+    """Bytes of the run of whole NOPs that ends the site (its padding)."""
+    a, run = site, 0
+    while a < site + slen and a in insns:
+        code = insns[a]
+        run = run + len(code) if NOPS.get(len(code)) == code else 0
+        a += len(code)
+    return run
 
 # (start symbol, end symbol, section name)
 TABLES = {
@@ -215,6 +240,10 @@ def check(path):
             problems.append("%s: replacement longer than site" % name)
         if rlen and in_text(repl, rlen):
             problems.append("%s: replacement inside the text" % name)
+        pad = trailing_nops(insns, site, slen)
+        if elf.read(site + slen - pad, pad) != optimal_nops(pad):
+            problems.append("%s: its %d bytes of padding are not the "
+                            "fewest, longest NOPs" % (name, pad))
         smp_ranges.append((site, slen, name))
 
     # Replacements are copied: they must be position-independent.

@@ -15,6 +15,7 @@ SUITES=(
 	"xenstore + hotplug tests (clang)|make --no-print-directory CC=clang test-xs"
 	"xenstore + hotplug tests (ASan+UBSan)|make --no-print-directory test-xs-sanitize"
 	"site checker|make --no-print-directory check-sites"
+	"fuzzing + decoder vs objdump|make --no-print-directory test-fuzz"
 	"dom0 tools: autoscaler policy + end-to-end (gcc, clang)|make --no-print-directory test-tools"
 	"dom0 tools (ASan+UBSan)|make --no-print-directory test-tools-sanitize"
 	"workload profiles (gcc, clang)|make --no-print-directory test-profile"

@@ -16,6 +16,13 @@
 #include <cmocka.h>
 
 #include "alt_core.h"
+#include "alt_insn.h"
+
+/*
+ * The recommended NOPs by length (1 to ALT_NOP_MAX_LEN), written out in
+ * test_insn.c independently of alt_insn.c.
+ */
+extern const uint8_t alt_ref_nops[ALT_NOP_MAX_LEN + 1][ALT_NOP_MAX_LEN];
 
 /* The engine's own error names are the C library's numbers. */
 _Static_assert(ALT_EINVAL == EINVAL, "EINVAL");
@@ -26,6 +33,7 @@ _Static_assert(ALT_ESTALE == ESTALE, "ESTALE");
 /* Runs one group; adds its test count to *total, returns failures. */
 typedef int (*alt_group_fn)(size_t *total);
 
+int alt_group_padding(size_t *total);
 int alt_group_insn(size_t *total);
 int alt_group_switch(size_t *total);
 int alt_group_refuse(size_t *total);

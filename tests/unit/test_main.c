@@ -7,9 +7,10 @@
 
 #include "alt_test.h"
 
+/* Padding first: it reads the text as the assembler emitted it. */
 static const alt_group_fn alt_groups[] = {
-	alt_group_insn,	    alt_group_refuse,	  alt_group_switch,
-	alt_group_features, alt_group_primitives,
+	alt_group_padding, alt_group_insn,     alt_group_refuse,
+	alt_group_switch,  alt_group_features, alt_group_primitives,
 };
 
 int main(void)

@@ -245,6 +245,47 @@ static void replacement_with_rip_relative_operand_is_refused(void **state)
 	assert_int_equal(ctx.writes, 0);
 }
 
+/*
+ * A replacement inside the text could be among the bytes a switch
+ * rewrites (here: inside its own site, as fuzz_alt_core found), and the
+ * UP form would then change under the engine: refused at init.
+ */
+static void replacement_inside_the_text_is_refused_naming_it(void **state)
+{
+	static const uint8_t site[] = {0xf0, 0xff, 0x02, 0xff, 0x02};
+	struct alt_tables t = fake_tables(2, 3);
+	struct alt_host_ctx ctx = {0};
+	struct alt_ops ops = alt_host_ops(&ctx);
+	struct alt_engine e;
+	struct alt_report rep;
+	struct alt_smp_site *s = &fake_smp[2];
+	uint8_t before[FAKE_BUF_LEN];
+
+	(void)state;
+	/* lock incl (%rdx); incl (%rdx): the replacement is the last two. */
+	memcpy(fake_text() + 40, site, sizeof(site));
+	set_smp(2, 40, sizeof(site), NULL, 0);
+	set_rel((char *)s + offsetof(struct alt_smp_site, repl),
+		fake_text() + 43);
+	s->repl_len = 2;
+	memcpy(before, fake_buf, sizeof(before));
+	assert_int_equal(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		-EINVAL);
+	assert_int_equal(rep.kind, ALT_SITE_SMP);
+	assert_int_equal(rep.index, 2);
+	assert_ptr_equal(rep.addr, (uintptr_t)fake_text() + 40);
+	assert_non_null(strstr(rep.reason, "replacement inside the text"));
+	assert_int_equal(ctx.writes, 0);
+	assert_memory_equal(fake_buf, before, sizeof(before));
+
+	/* The same record with its replacement outside the text is fine. */
+	set_smp(2, 40, sizeof(site), site + 3, 2);
+	assert_alt_ok(
+		alt_init(&e, &t, &ops, fake_save, sizeof(fake_save), &rep),
+		&rep);
+}
+
 static void replacement_with_relative_call_or_jump_is_refused(void **state)
 {
 	static const uint8_t call_rel32[] = {0xe8, 0, 0, 0, 0};
@@ -453,6 +494,9 @@ int alt_group_refuse(size_t *total)
 			fake_setup),
 		cmocka_unit_test_setup(
 			replacement_with_relative_call_or_jump_is_refused,
+			fake_setup),
+		cmocka_unit_test_setup(
+			replacement_inside_the_text_is_refused_naming_it,
 			fake_setup),
 		cmocka_unit_test_setup(
 			replacement_that_cannot_be_decoded_is_refused,
