@@ -21,7 +21,7 @@ CS_PER_SEC=100
 DEFAULT_READY_TIMEOUT=60
 DEFAULT_GONE_TIMEOUT=30
 # A whole scenario; smpalt.timeout=N on the dom0 command line overrides.
-DEFAULT_SCENARIO_TIMEOUT=180
+DEFAULT_SCENARIO_TIMEOUT=300
 # Exit status of a process killed by SIGKILL (128 + 9): `timeout -s KILL`.
 KILLED_STATUS=137
 
@@ -254,7 +254,7 @@ rng_below() {
 # "<token> ok items=<n>" or "<token> FAIL <which> expected=<x> got=<y>".
 CHECK_REQUEST_KEY=control/smpalt/check
 CHECK_REPLY_KEY=data/smpalt/check
-DEFAULT_CHECK_TIMEOUT=20
+DEFAULT_CHECK_TIMEOUT=45
 # Pause between two polls while timing a change (µs): short, because the
 # poll interval bounds the resolution of the measured latency.
 FAST_POLL_USEC=50000

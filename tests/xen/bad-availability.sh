@@ -17,8 +17,8 @@
 
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
-LOG_TIMEOUT=20
-STEP_TIMEOUT=30
+LOG_TIMEOUT=30
+STEP_TIMEOUT=45
 # Ids at or beyond maxvcpus=4 (xl-configs/smpalt.cfg).
 AT_OR_BEYOND=7
 FAR_BEYOND=40

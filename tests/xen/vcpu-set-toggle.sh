@@ -15,8 +15,9 @@
 
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
-STEP_TIMEOUT=20
-WORKLOAD_TIMEOUT=20
+# Steps took up to 9.5 s on a loaded machine: room for a busy one.
+STEP_TIMEOUT=45
+WORKLOAD_TIMEOUT=30
 DEMAND=300
 TOGGLES=15
 SMP_COUNT=2
