@@ -1,7 +1,14 @@
-# The Xen-in-QEMU harness (owned by the harness work).
+# The Xen-in-QEMU harness.
 #
 #   make test-xen               every scenario in tests/xen/, one Xen boot
+#                               (the soak scenario with N=50 calls)
 #   make test-xen TESTS="a b"   some of them
+#   make test-xen BUSY=1        the same beside one CPU hog per host core
+#   make test-xen N=200 SEED=7  soak scenario's calls and seed (default 50)
+#   make soak [N=1000] [SEED=]  tests/xen/soak.sh alone: N random vcpu-set
+#                               under load, Xen's view checked at each
+#                               settled step; SEED= repeats a run (the seed
+#                               is printed at the start and in the result)
 #   make demo-xen               boot the guest, stream its console, show its
 #                               data/smpalt state, vcpu-set 2 then 1, shut down
 #   make xen-fetch              download and unpack Xen, tools, dom0 kernel
@@ -18,9 +25,12 @@ GUEST_ELF_DEP := $(GUEST_ELF)
 endif
 
 TESTS ?=
+BUSY ?=
+SEED ?=
+SOAK_N_DEFAULT := 1000
 XEN_RUN := bash $(TOP)/scripts/xen-run.sh
 
-.PHONY: test-xen demo-xen xen-fetch dom0-initrd
+.PHONY: test-xen demo-xen xen-fetch dom0-initrd soak
 
 xen-fetch:
 	@bash $(TOP)/scripts/fetch-xen.sh
@@ -30,7 +40,13 @@ dom0-initrd: xen-fetch $(GUEST_ELF_DEP)
 		$(if $(wildcard $(GUEST_ELF)),$(GUEST_ELF))
 
 test-xen: deps $(GUEST_ELF_DEP)
-	@$(XEN_RUN) $(if $(wildcard $(GUEST_ELF)),-g $(GUEST_ELF)) $(TESTS)
+	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(N) XEN_SOAK_SEED=$(SEED) \
+		$(XEN_RUN) $(if $(wildcard $(GUEST_ELF)),-g $(GUEST_ELF)) $(TESTS)
+
+soak: deps $(GUEST_ELF_DEP)
+	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(or $(N),$(SOAK_N_DEFAULT)) \
+		XEN_SOAK_SEED=$(SEED) \
+		$(XEN_RUN) $(if $(wildcard $(GUEST_ELF)),-g $(GUEST_ELF)) soak
 
 demo-xen: deps $(GUEST_ELF_DEP)
 	@$(XEN_RUN) $(if $(wildcard $(GUEST_ELF)),-g $(GUEST_ELF)) demo

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Run every test suite smpalt has and add up their results.
 #
-# Each suite is a make target whose output ends with "N passed, N failed".
-# A suite that exits non-zero without such a line counts as one failure.
-# The last line printed here is the total, in the same form.
+# Each suite is a make target whose output ends with "N passed, N failed"
+# (optionally ", N skipped"). A skipped test did not run, so it is not a
+# pass: each one counts as a failure here. A suite that exits non-zero
+# without such a line counts as one failure. The last line printed here is
+# the total, in the same form.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +43,11 @@ for suite in "${SUITES[@]}"; do
 	else
 		p=0
 		f=0
+	fi
+	skipped=$(echo "$line" | sed -nE 's/.*, ([0-9]+) skipped.*/\1/p')
+	if [ "${skipped:-0}" -gt 0 ]; then
+		echo "=== $name: $skipped skipped: counted as $skipped failure(s) (a skip is not a pass)"
+		f=$((f + skipped))
 	fi
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "=== $name: exited $rc without a failure count: counted as 1 failure"

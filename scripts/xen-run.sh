@@ -9,8 +9,10 @@
 #     <scenario>: SUCCESS|SKIP|FAILURE|ERROR [reason]
 #     N passed, N failed, N skipped
 # Exits non-zero on any FAILURE or ERROR (a scenario that never reported is
-# an ERROR). QEMU runs are serialized machine-wide with flock on
-# /tmp/smpalt-qemu.lock, and the QEMU started here is always killed on exit.
+# an ERROR); a SKIP is counted apart (make test counts it as a failure).
+# QEMU runs are serialized machine-wide with flock on /tmp/smpalt-qemu.lock,
+# and the QEMU (and the CPU hogs of XEN_BUSY=1) started here are always
+# killed on exit, Ctrl-C and timeout included.
 #
 # Usage: scripts/xen-run.sh [-g GUEST_ELF] [scenario ...]
 #   scenario       a tests/xen/<name>.sh or scripts/dom0/<name>.sh
@@ -19,9 +21,16 @@
 #                  (make bench)
 # Environment:
 #   GUEST_ELF             the guest kernel (or -g); none: guest scenarios SKIP
-#   XEN_SCENARIO_TIMEOUT  seconds one scenario may take inside dom0 (90)
+#   XEN_SCENARIO_TIMEOUT  seconds one scenario may take inside dom0 (300;
+#                         twice that with XEN_BUSY=1)
 #   XEN_RUN_TIMEOUT       hard limit for the QEMU run in seconds
-#                         (default: boot allowance + scenarios * per-scenario)
+#                         (default: boot allowance + the scenarios' limits)
+#   XEN_BUSY=1            a busy machine: one CPU hog per host core (nproc)
+#                         runs beside QEMU from its start to its end; the
+#                         scenarios' limits are doubled
+#   XEN_SOAK_N            vcpu-set calls of the soak scenario (50)
+#   XEN_SOAK_SEED         its seed (default: a new one, printed); its time
+#                         limit grows with XEN_SOAK_N
 #   XEN_OUT               results folder (default out/xen/<timestamp>)
 #   XEN_DOM0_EXTRA        more dom0 kernel arguments (e.g. "quiet")
 #   VERBOSE=1             echo the whole serial log live
@@ -40,12 +49,20 @@ QEMU_MEM_MB=2048
 XEN_CMDLINE="console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all"
 XEN_CMDLINE+=" dom0_mem=1024M,max:1024M smap=0 smep=0"
 DOM0_CMDLINE="console=hvc0 earlyprintk=xen rdinit=/init ${XEN_DOM0_EXTRA:-}"
-# Time limits in seconds.
-XEN_SCENARIO_TIMEOUT=${XEN_SCENARIO_TIMEOUT:-90}
-BOOT_ALLOWANCE=150          # QEMU start to dom0 ready, plus power-off
+# Time limits in seconds, with room for a busy machine (XEN_BUSY=1 and
+# other work beside QEMU can halve its speed).
+XEN_SCENARIO_TIMEOUT=${XEN_SCENARIO_TIMEOUT:-300}
+BOOT_ALLOWANCE=300          # QEMU start to dom0 ready, plus power-off
 SCENARIO_SLACK=20           # per scenario: result upload over the console
 POWEROFF_GRACE=15           # after DONE, before QEMU is killed
 KILL_GRACE=3                # SIGTERM to SIGKILL
+# The soak scenario (tests/xen/soak.sh): its calls, seed and time limit.
+XEN_SOAK_N=${XEN_SOAK_N:-50}
+XEN_SOAK_SEED=${XEN_SOAK_SEED:-}
+SOAK_BASE_LIMIT=180         # boot, workload, counters check, upload
+SOAK_STEP_LIMIT=8           # per vcpu-set call (3.6 s seen on a loaded machine)
+XEN_BUSY=${XEN_BUSY:-0}
+BUSY_LIMIT_FACTOR=2         # hogs on every core: QEMU gets about half
 # The scenario list separator on the dom0 command line (QEMU's -initrd
 # splits modules on commas, so no commas there).
 TESTS_SEP=:
@@ -98,7 +115,29 @@ fi
 command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/install-deps.sh)"
 command -v flock >/dev/null || die "flock not found"
 
-default_timeout=$((BOOT_ALLOWANCE + ${#scenarios[@]} * (XEN_SCENARIO_TIMEOUT + SCENARIO_SLACK)))
+[[ $XEN_SOAK_N =~ ^[1-9][0-9]*$ ]] || die "XEN_SOAK_N='$XEN_SOAK_N': a positive integer"
+[ -n "$XEN_SOAK_SEED" ] || XEN_SOAK_SEED=$(((RANDOM << 15 | RANDOM) & 0x7fffffff))
+[[ $XEN_SOAK_SEED =~ ^[0-9]+$ ]] || die "XEN_SOAK_SEED='$XEN_SOAK_SEED': a non-negative integer"
+case $XEN_BUSY in 0 | 1) ;; *) die "XEN_BUSY='$XEN_BUSY': 0 or 1" ;; esac
+limit_factor=1
+[ "$XEN_BUSY" != 1 ] || limit_factor=$BUSY_LIMIT_FACTOR
+scenario_default_limit=$((XEN_SCENARIO_TIMEOUT * limit_factor))
+
+# scenario_limit NAME: seconds NAME may take inside dom0.
+scenario_limit() {
+	case $1 in
+	soak) echo $(((SOAK_BASE_LIMIT + XEN_SOAK_N * SOAK_STEP_LIMIT) * limit_factor)) ;;
+	*) echo "$scenario_default_limit" ;;
+	esac
+}
+default_timeout=$BOOT_ALLOWANCE
+dom0_limits=
+for s in "${scenarios[@]}"; do
+	limit=$(scenario_limit "$s")
+	default_timeout=$((default_timeout + limit + SCENARIO_SLACK))
+	[ "$limit" = "$scenario_default_limit" ] ||
+		dom0_limits+=" smpalt.timeout.$s=$limit"
+done
 RUN_TIMEOUT=${XEN_RUN_TIMEOUT:-$default_timeout}
 
 stamp=$(date -u +%Y%m%d-%H%M%S)
@@ -114,10 +153,40 @@ T0=$(date +%s.%N)
 elapsed() { awk -v t0="$T0" -v t="$(date +%s.%N)" 'BEGIN { printf "%6.1f", t - t0 }'; }
 stage() { echo "[$(elapsed)s] $*"; }
 
+# --- CPU hogs for XEN_BUSY=1: one busy loop per host core. Each also
+# ends by itself once this script is gone (kill -0 on its pid each turn),
+# even after a SIGKILL that no trap sees.
+hog_pids=()
+start_hogs() {
+	local n i
+	n=$(nproc)
+	for ((i = 0; i < n; i++)); do
+		bash -c 'while kill -0 "$1" 2>/dev/null; do :; done' hog $$ </dev/null &
+		hog_pids+=($!)
+	done
+	stage "busy: $n CPU hog(s) beside QEMU (pids ${hog_pids[*]})"
+}
+stop_hogs() {
+	local p left=()
+	[ ${#hog_pids[@]} -gt 0 ] || return 0
+	kill -KILL "${hog_pids[@]}" 2>/dev/null || true
+	for p in "${hog_pids[@]}"; do
+		wait "$p" 2>/dev/null || true
+		! kill -0 "$p" 2>/dev/null || left+=("$p")
+	done
+	if [ ${#left[@]} -eq 0 ]; then
+		stage "busy: ${#hog_pids[@]} CPU hog(s) stopped"
+	else
+		echo "xen-run: warning: CPU hog(s) still running: ${left[*]}" >&2
+	fi
+	hog_pids=()
+}
+
 qemu_pid=
 tail_pid=
 cleanup() {
 	local rc=$?
+	stop_hogs
 	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then
 		echo "xen-run: stopping QEMU (pid $qemu_pid)" >&2
 		kill -TERM "$qemu_pid" 2>/dev/null || true
@@ -158,8 +227,13 @@ if ! flock -n 9; then
 fi
 
 tests_arg=$(IFS=$TESTS_SEP; echo "${scenarios[*]}")
-dom0_args="$DOM0_CMDLINE smpalt.tests=$tests_arg smpalt.timeout=$XEN_SCENARIO_TIMEOUT"
+dom0_args="$DOM0_CMDLINE smpalt.tests=$tests_arg smpalt.timeout=$scenario_default_limit"
+dom0_args+="$dom0_limits smpalt.soak.n=$XEN_SOAK_N smpalt.soak.seed=$XEN_SOAK_SEED"
 : >"$SERIAL"
+case " ${scenarios[*]} " in *" soak "*)
+	stage "soak: seed $XEN_SOAK_SEED, $XEN_SOAK_N vcpu-set calls (repeat with N=$XEN_SOAK_N SEED=$XEN_SOAK_SEED), limit $(scenario_limit soak)s" ;;
+esac
+[ "$XEN_BUSY" != 1 ] || start_hogs
 stage "qemu start: ${#scenarios[@]} scenario(s): ${scenarios[*]} (hard limit ${RUN_TIMEOUT}s)"
 Tq=$(date +%s)
 # fd 9 (the lock) is not passed on: only this script holds it. No network
@@ -256,6 +330,7 @@ fi
 qrc=0
 wait "$qemu_pid" 2>/dev/null || qrc=$?
 qemu_pid=
+stop_hogs
 qemu_s=$(($(date +%s) - Tq))
 stage "qemu exited (status $qrc) after ${qemu_s}s"
 if [ -s "$RUN_DIR/qemu.log" ]; then
@@ -336,5 +411,7 @@ for s in "${failed_logs[@]}"; do
 done
 echo "timings: dom0 ready after ${ready_s:-never}${ready_s:+s} from QEMU start, QEMU ran ${qemu_s}s," \
 	"whole run $(elapsed | tr -d ' ')s" | tee "$RUN_DIR/timings.txt"
+[ "$XEN_BUSY" != 1 ] || echo "busy machine: $(nproc) CPU hog(s) ran beside QEMU"
+[ $skip -eq 0 ] || echo "xen-run: $skip scenario(s) skipped: not run, so not passed"
 echo "$pass passed, $failn failed, $skip skipped"
 [ $failn -eq 0 ]

@@ -21,7 +21,7 @@ CS_PER_SEC=100
 DEFAULT_READY_TIMEOUT=60
 DEFAULT_GONE_TIMEOUT=30
 # A whole scenario; smpalt.timeout=N on the dom0 command line overrides.
-DEFAULT_SCENARIO_TIMEOUT=180
+DEFAULT_SCENARIO_TIMEOUT=300
 # Exit status of a process killed by SIGKILL (128 + 9): `timeout -s KILL`.
 KILLED_STATUS=137
 
@@ -218,6 +218,33 @@ random_token() {
 	head -c 12 /dev/urandom | md5sum | cut -c1-16
 }
 
+# cmdline_value KEY [DEFAULT]: the value of KEY=... on the dom0 kernel
+# command line, or DEFAULT.
+cmdline_value() {
+	local v
+	v=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -1)
+	echo "${v:-${2:-}}"
+}
+
+# A seeded pseudo-random sequence, so that a run can be repeated from its
+# seed (busybox ash's $RANDOM cannot be seeded): a 31-bit linear
+# congruential generator in shell arithmetic (64-bit in busybox ash).
+RNG_MUL=1103515245
+RNG_ADD=12345
+RNG_MASK=2147483647
+
+# rng_seed SEED: start the sequence (SEED: a non-negative integer).
+rng_seed() {
+	RNG_STATE=$(($1 & RNG_MASK))
+}
+
+# rng_below N: sets RNG_VALUE to the next number in 0..N-1 (from the
+# state's high bits: the low bits of an LCG repeat with a short period).
+rng_below() {
+	RNG_STATE=$(((RNG_STATE * RNG_MUL + RNG_ADD) & RNG_MASK))
+	RNG_VALUE=$(((RNG_STATE >> 15) % $1))
+}
+
 # ------------------------------------------------- hotplug scenario helpers
 # (issue 5: vcpu-set-*, bad-availability, boot-smp, maxvcpus-1)
 
@@ -227,7 +254,7 @@ random_token() {
 # "<token> ok items=<n>" or "<token> FAIL <which> expected=<x> got=<y>".
 CHECK_REQUEST_KEY=control/smpalt/check
 CHECK_REPLY_KEY=data/smpalt/check
-DEFAULT_CHECK_TIMEOUT=20
+DEFAULT_CHECK_TIMEOUT=45
 # Pause between two polls while timing a change (µs): short, because the
 # poll interval bounds the resolution of the measured latency.
 FAST_POLL_USEC=50000
@@ -331,6 +358,41 @@ wait_step() {
 	done
 }
 
+# A settled state must hold this long (centiseconds) before it counts as
+# settled: a reconcile the guest has not started yet (a watch event still
+# on its way) would move it. The guest publishes online, mode and switches
+# once at the end of each reconcile.
+SETTLE_HOLD_CS=100
+
+# wait_stable MIN MAX TIMEOUT: wait until MIN <= data/smpalt/online <= MAX,
+# mode fits it (smp iff > 1) and online, mode and switches have all held
+# for SETTLE_HOLD_CS. Sets STABLE_CS (the first read of the state that
+# held), ONLINE, MODE and SWITCHES. Returns 1 after TIMEOUT seconds.
+wait_stable() {
+	local lo=$1 hi=$2 end vals now stable_cs='' held=''
+	end=$(($(uptime_cs) + $3 * CS_PER_SEC))
+	while :; do
+		vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
+			data/smpalt/switches)
+		now=$(uptime_cs)
+		# shellcheck disable=SC2086 # three words on purpose
+		set -- $vals
+		ONLINE=${1:-} MODE=${2:-} SWITCHES=${3:-}
+		if ! [ "$ONLINE" -ge "$lo" ] 2>/dev/null ||
+			! [ "$ONLINE" -le "$hi" ] ||
+			[ "$MODE" != "$(mode_for "$ONLINE")" ]; then
+			stable_cs=''
+		elif [ -z "$stable_cs" ] || [ "$vals" != "$held" ]; then
+			stable_cs=$now held=$vals
+		elif [ $((now - stable_cs)) -ge $SETTLE_HOLD_CS ]; then
+			STABLE_CS=$stable_cs
+			return 0
+		fi
+		[ "$now" -le "$end" ] || return 1
+		usleep $FAST_POLL_USEC
+	done
+}
+
 # check_counters [TIMEOUT]: run the counters contract once. Returns 0 with
 # CHECK_ITEMS set when the guest answers ok, 1 when it answers FAIL, 2 when
 # it does not answer in time; CHECK_REPLY holds the answer (or why none).
@@ -365,31 +427,56 @@ check_counters() {
 }
 
 # xen_online_vcpus [NAME]: how many of the domain's vCPUs Xen itself reports
-# online. xl vcpu-list prints an offline vCPU with CPU "-" and state "--p";
-# every other row is a vCPU that VCPUOP_is_up would call up.
+# online, from `xl vcpu-list`. xl 4.17 prints one row per vCPU: Name ID
+# VCPU CPU State Time(s) Affinity...; an offline vCPU (VPF_down, what
+# VCPUOP_is_up calls down) has CPU "-" and state "--p", an online one a
+# CPU number and a state without the "p" ("r--", "-b-", "---"). Returns 1,
+# printing nothing, when xl fails or prints a row that is neither (the
+# count would be a guess).
 xen_online_vcpus() {
-	xl vcpu-list "${1:-$GUEST}" 2>/dev/null |
-		awk 'NR > 1 && $4 != "-" { n++ } END { print n + 0 }'
+	local out
+	out=$(xl vcpu-list "${1:-$GUEST}" 2>&1) || return 1
+	echo "$out" | awk '
+		NR == 1 { next }
+		$4 == "-" && $5 ~ /p$/ { next }
+		$4 ~ /^[0-9]+$/ && $5 !~ /p$/ { n++; next }
+		{ bad = 1 }
+		END { if (bad || NR < 2) exit 1; print n + 0 }'
 }
 
 # check_xen_view [WHAT]: at a settled step, compare the guest's own account
 # (data/smpalt/online, data/smpalt/mode) with Xen's (xl vcpu-list) and fail
-# the scenario on any difference, or on UP text while Xen reports a
+# the scenario on any difference, on a mode that does not fit the count
+# (smp iff more than one vCPU online), or on UP text while Xen reports a
 # secondary up (the one rule that must never break). Sets XEN_ONLINE.
 # The guest's keys are read first: with no vcpu-set in flight neither view
-# can move between the two reads.
+# can move between the two reads. The raw xl vcpu-list goes to the log the
+# first time and on any failure.
 check_xen_view() {
 	local what=${1:-settled step} vals g_online g_mode
 	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode)
 	# shellcheck disable=SC2086 # two words on purpose
 	set -- $vals
 	g_online=${1:-} g_mode=${2:-}
-	XEN_ONLINE=$(xen_online_vcpus)
+	if ! XEN_ONLINE=$(xen_online_vcpus); then
+		xl vcpu-list "$GUEST" 2>&1
+		fail "$what: cannot count Xen's online vCPUs from xl vcpu-list (above)"
+	fi
+	if [ -z "${XEN_VIEW_SHOWN:-}" ]; then
+		XEN_VIEW_SHOWN=1
+		log "$what: xl vcpu-list $GUEST:"
+		xl vcpu-list "$GUEST" 2>&1
+	fi
 	if [ "$g_mode" = up ] && [ "$XEN_ONLINE" -gt 1 ]; then
+		xl vcpu-list "$GUEST" 2>&1
 		fail "$what: UP text while Xen reports $XEN_ONLINE vCPUs online (xl vcpu-list)"
 	fi
-	[ "$g_online" = "$XEN_ONLINE" ] ||
+	if [ "$g_online" != "$XEN_ONLINE" ]; then
+		xl vcpu-list "$GUEST" 2>&1
 		fail "$what: guest says online=$g_online, Xen says $XEN_ONLINE (xl vcpu-list)"
+	fi
+	[ "$g_mode" = "$(mode_for "$g_online")" ] ||
+		fail "$what: online=$g_online but mode is '$g_mode'"
 	log "$what: guest online=$g_online mode=$g_mode, Xen online=$XEN_ONLINE"
 }
 
@@ -442,8 +529,12 @@ console_lines() {
 	wc -l <"$CONSOLE_LOG" 2>/dev/null || echo 0
 }
 
-# Console lines that mean a switch was refused or the guest gave up.
-CONSOLE_ALARM='alt: .* failed|hotplug: step|no safe plan|bad state|did not (come up|go down)|refus|mismatch|panic'
+# Console lines that mean a switch was refused or failed, the guest gave
+# up on a step, or it died: "alt: ... failed", "hotplug: step ... failed",
+# "no safe plan", "hotplug: bad state", "asked down, still up", "mm:
+# refusing text write", "... refused", a mismatch, a panic, a fatal trap
+# ("smpalt: fatal exception", "failsafe callback", "smpalt: crashed").
+CONSOLE_ALARM='alt: .* failed|hotplug: step|no safe plan|bad state|still up|did not (come up|go down)|refus|mismatch|panic|fatal|failsafe|crashed'
 
 # console_alarm: the first alarming guest console line, if any.
 console_alarm() {
@@ -489,10 +580,12 @@ destroy_guests() {
 	done
 }
 
+# scenario_timeout NAME: the scenario's time limit in seconds:
+# smpalt.timeout.NAME= (a scenario whose length scales, e.g. soak), else
+# smpalt.timeout=, else DEFAULT_SCENARIO_TIMEOUT.
 scenario_timeout() {
-	local t
-	t=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^smpalt\.timeout=//p')
-	echo "${t:-$DEFAULT_SCENARIO_TIMEOUT}"
+	cmdline_value "smpalt\.timeout\.$1" \
+		"$(cmdline_value 'smpalt\.timeout' $DEFAULT_SCENARIO_TIMEOUT)"
 }
 
 # run_scenario NAME: run $SCENARIO_DIR/NAME.sh under a time limit, then send
@@ -500,7 +593,7 @@ scenario_timeout() {
 run_scenario() {
 	local name=$1 script=$SCENARIO_DIR/$1.sh rf=$RESULTS_DIR/$1.result
 	local logf=$RESULTS_DIR/$1.log limit rc status reason start
-	limit=$(scenario_timeout)
+	limit=$(scenario_timeout "$name")
 	echo "@@SMPALT START $name"
 	start=$(now_cs)
 	rm -f "$rf"

@@ -8,6 +8,10 @@
 # the second at 1; the destroyed one is dropped and the other still
 # scaled: back at demand 0 it sets 1 (online 1, mode up); it stops cleanly
 # on SIGTERM with CSV rows for both and a logged reason per change.
+# While idle, once scaled up and settled (wait_stable), and after the stop,
+# Xen's count of online vCPUs (xl vcpu-list) equals the guest's online,
+# never UP text while Xen has a secondary up (check_xen_view); no alarming
+# console line (console_alarm).
 # Also: a missing domain exits 4; when its only domain is destroyed the
 # autoscaler exits 5.
 # The CSV and the autoscaler's log come back as autoscale.csv and
@@ -119,6 +123,7 @@ sleep $IDLE_SECONDS
 alive "$AS_PID" || { finish; fail "autoscaler exited while idle"; }
 v=$(xs_read_guest data/smpalt/online)
 [ "$v" = 1 ] || { finish; fail "idle: online=$v, expected 1 (no change)"; }
+check_xen_view "idle, autoscaler watching"
 
 # --- 3. demand 250: up to >= 3 vCPUs, SMP code
 t=$(now_cs)
@@ -129,6 +134,9 @@ up_s=$(since "$t")
 wait_for_xs data/smpalt/mode smp $SAMPLE_TIMEOUT ||
 	{ finish; fail "demand $DEMAND: mode never became smp"; }
 note "demand $DEMAND: online $(xs_read_guest data/smpalt/online), mode smp after $up_s s"
+wait_stable $ONLINE_UP_MIN $MAXVCPUS $SCALE_TIMEOUT ||
+	{ finish; fail "demand $DEMAND: online/mode never settled in $ONLINE_UP_MIN..$MAXVCPUS (online '$ONLINE' mode '$MODE')"; }
+check_xen_view "demand $DEMAND, scaled up"
 v=$(xenstore-read "/local/domain/$IDLE_DOMID/data/smpalt/online")
 [ "$v" = 1 ] || { finish; fail "$IDLE_GUEST (idle) has online=$v, expected 1"; }
 
@@ -155,6 +163,8 @@ note "demand 0: online 1, mode up after $down_s s"
 # --- 5. SIGTERM: clean stop, CSV and log complete
 stop_autoscaler
 [ $AS_RC -eq 0 ] || { finish; fail "autoscaler exited $AS_RC after SIGTERM"; }
+check_xen_view "autoscaler stopped"
+alarm=$(console_alarm) && { finish; fail "guest console: $alarm"; }
 rows=$(($(wc -l <"$CSV") - 1))
 ups=$(grep -c 'over-high' "$AS_LOG")
 downs=$(grep -c 'under-low' "$AS_LOG")

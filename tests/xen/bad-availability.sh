@@ -10,13 +10,15 @@
 #   to cpu/1, cpu/3 (junk values) and cpu/9, ending on cpu/1 = LAST_JUNK
 # Expected after each: a new console line names the key (and the value
 # where the guest has one: the bad value, vCPU 0's offline), the domain
-# runs, online=1, mode=up and switches unchanged; valid values are put back
-# after each. Then xl vcpu-set 2 still works: online=2, mode=smp.
+# runs, online=1, mode=up and switches unchanged, and Xen agrees: one vCPU
+# online in xl vcpu-list (check_xen_view); valid values are put back after
+# each. Then xl vcpu-set 2 still works: online=2, mode=smp, Xen agrees; no
+# alarming console line (console_alarm).
 
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
-LOG_TIMEOUT=20
-STEP_TIMEOUT=30
+LOG_TIMEOUT=30
+STEP_TIMEOUT=45
 # Ids at or beyond maxvcpus=4 (xl-configs/smpalt.cfg).
 AT_OR_BEYOND=7
 FAR_BEYOND=40
@@ -34,6 +36,7 @@ still_sane() {
 	[ "${2:-}" = 1 ] && [ "${3:-}" = up ] && [ "${4:-}" = 0 ] ||
 		fail "after $1: online='${2:-}' mode='${3:-}' switches='${4:-}', expected 1 up 0"
 	log "after $1: running, online=1 mode=up switches=0"
+	check_xen_view "after $1"
 }
 
 # expect_logged WHAT PATTERN: a console line after the mark matches the
@@ -113,6 +116,7 @@ read_switch_state 1 "" $STEP_TIMEOUT ||
 	fail "after the bad input, vcpu-set 2: switches is '$SWITCHES', expected 1"
 [ "$MODE" = smp ] || fail "after the bad input, vcpu-set 2: mode is '$MODE', expected smp"
 ms=$(((SEEN_CS - start) * CS_TO_MS))
+check_xen_view "vcpu-set 2 after the bad input"
 alarm=$(console_alarm) && fail "guest console: $alarm"
 guest_running || fail "domain state '$(domain_state)' at the end"
 

@@ -2,7 +2,9 @@
 # Input: xl create of xl-configs/smpalt.cfg (vcpus=1, maxvcpus=4).
 # Expected: console shows the "smpalt kernel" banner, then "smpalt: ready";
 # data/smpalt/mode = up, data/smpalt/online = 1, data/smpalt/sites is a
-# positive integer. Then xl destroy.
+# positive integer; Xen's count of online vCPUs (xl vcpu-list) is 1 as
+# well (check_xen_view); no alarming console line (console_alarm). Then
+# xl destroy.
 
 BANNER="smpalt kernel"
 READY="smpalt: ready"
@@ -26,6 +28,8 @@ case $sites in
 '' | *[!0-9]*) fail "data/smpalt/sites is '$sites', expected a positive integer" ;;
 esac
 [ "$sites" -gt 0 ] || fail "data/smpalt/sites is $sites, expected > 0"
+check_xen_view "boot"
+alarm=$(console_alarm) && fail "guest console: $alarm"
 
 guest_destroy
 result SUCCESS "banner and ready seen, mode=up online=1 sites=$sites"

@@ -1,7 +1,8 @@
 # Scenario shutdown: the guest honours a clean shutdown request.
 # Input: xl create, wait for "smpalt: ready", then xl shutdown.
 # Expected: the domain is gone within SHUTDOWN_TIMEOUT (xl list no longer
-# shows it) and the console shows "smpalt: shutting down (poweroff)".
+# shows it) and the console shows "smpalt: shutting down (poweroff)" and
+# no alarming line (console_alarm).
 
 READY="smpalt: ready"
 SHUTDOWN_MSG="smpalt: shutting down (poweroff)"
@@ -25,4 +26,5 @@ gone=$(since "$start")
 note "domain gone $gone s after xl shutdown"
 grep -qF -- "$SHUTDOWN_MSG" "$CONSOLE_LOG" ||
 	fail "domain went away but the console lacks '$SHUTDOWN_MSG'"
+alarm=$(console_alarm) && fail "guest console: $alarm"
 result SUCCESS "gone $gone s after xl shutdown, shutdown message seen"

@@ -2,7 +2,8 @@
 # Input: xl create, wait for "smpalt: ready", dom0 writes a random token to
 # control/smpalt/echo.
 # Expected: the guest's watch fires and it writes the same token to
-# data/smpalt/echo within ECHO_TIMEOUT; the guest also wrote data/smpalt/mode.
+# data/smpalt/echo within ECHO_TIMEOUT; the guest also wrote data/smpalt/mode;
+# no alarming console line (console_alarm).
 
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
@@ -23,6 +24,7 @@ wait_for_xs data/smpalt/echo "$token" $ECHO_TIMEOUT ||
 	fail "data/smpalt/echo is '$(xs_read_guest data/smpalt/echo)', expected '$token' within ${ECHO_TIMEOUT}s"
 rtt=$(since "$start")
 note "echo round trip $rtt s"
+alarm=$(console_alarm) && fail "guest console: $alarm"
 
 guest_destroy
 result SUCCESS "echo '$token' came back in $rtt s, mode=$mode"
