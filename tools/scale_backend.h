@@ -33,6 +33,6 @@ struct scale_backend *scale_backend_xl_open(const char *xl, bool ignore_host);
 /* Provided by tools/backend_libvirt.c (built only with libvirt-dev):
  * connect to uri ("xen:///system" or remote), NULL with a message in err. */
 struct scale_backend *scale_backend_libvirt_open(const char *uri, char *err,
-						  size_t errlen);
+						 size_t errlen);
 
 #endif /* SMPALT_SCALE_BACKEND_H */
