@@ -136,6 +136,8 @@ struct sample {
 
 static struct xs_handle *xsh;
 static xenstat_handle *xstat;
+/* The host's physical CPUs (libxenstat), 0 if not known. */
+static unsigned int host_cpus;
 static struct scale_backend *xl_backend, *libvirt_backend;
 static struct domain domains[MAX_DOMAINS];
 static struct options opt;
@@ -529,6 +531,15 @@ static int adopt_domain(unsigned int domid, const char *name)
 			 d->name, d->domid, d->cfg.max_vcpus, d->maxvcpus,
 			 d->maxvcpus);
 		d->cfg.max_vcpus = d->maxvcpus;
+	}
+	/* xl refuses more vCPUs than the host has CPUs (without -i): an
+	 * overcommitted host gains nothing from them. */
+	if (!opt.ignore_host && host_cpus && d->cfg.max_vcpus > host_cpus) {
+		log_line(AS_PRIO_INFO,
+			 "%s (domain %u): at most the host's %u CPUs, not %u "
+			 "(--ignore-host to exceed)",
+			 d->name, d->domid, host_cpus, d->cfg.max_vcpus);
+		d->cfg.max_vcpus = host_cpus;
 	}
 	if (as_config_check(&d->cfg, err, sizeof(err))) {
 		/* Kept, inactive, so that it is refused once, not at every
@@ -1228,8 +1239,15 @@ static void open_xenstat(void)
 	if (opt.signal == AS_SIGNAL_GUEST)
 		return;
 	xstat = xenstat_init();
-	if (xstat)
+	if (xstat) {
+		xenstat_node *node = xenstat_get_node(xstat, 0);
+
+		if (node) {
+			host_cpus = xenstat_node_num_cpus(node);
+			xenstat_free_node(node);
+		}
 		return;
+	}
 	if (opt.signal == AS_SIGNAL_XEN) {
 		error("libxenstat: cannot read Xen's CPU accounting (run in "
 		      "dom0 as root, with privcmd): needed by --signal xen");
@@ -1304,10 +1322,11 @@ int main(int argc, char **argv)
 		xs_close(xsh);
 		return EXIT_RUNTIME;
 	}
-	log_line(AS_PRIO_INFO, PROG " %s started: signal %s, period %llu ms%s",
+	log_line(AS_PRIO_INFO,
+		 PROG " %s started: signal %s, period %llu ms, host CPUs %u%s",
 		 SMPALT_VERSION, as_signal_name(opt.signal),
-		 (unsigned long long)opt.period_ms,
-		 opt.ignore_host ? ", xl may exceed the host's CPUs" : "");
+		 (unsigned long long)opt.period_ms, host_cpus,
+		 opt.ignore_host ? " (--ignore-host: may exceed them)" : "");
 	if (opt.once) {
 		scan_domains();
 		check_once_domains();
