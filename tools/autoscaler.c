@@ -763,13 +763,17 @@ static void log_source(struct domain *d, const struct sample *s,
 	d->last_source = src;
 	switch (src) {
 	case AS_SOURCE_NONE:
+		if (xstat && !s->has_xen) {
+			/* Xen's figure comes with the next reading. */
+			d->source_logged = false;
+			return;
+		}
 		log_line(AS_PRIO_WARNING,
 			 "%s (domain %u): %s %s%s: not deciding until there "
 			 "is a load",
 			 d->name, d->domid, KEY_LOAD,
 			 s->has_guest ? "ignored (--signal xen)" : "absent",
-			 xstat ? ", no Xen CPU time yet"
-			       : ", Xen's CPU accounting unavailable");
+			 xstat ? "" : ", Xen's CPU accounting unavailable");
 		break;
 	case AS_SOURCE_GUEST:
 		log_line(AS_PRIO_INFO,
@@ -777,11 +781,17 @@ static void log_source(struct domain *d, const struct sample *s,
 			 d->domid, KEY_LOAD);
 		break;
 	case AS_SOURCE_GUEST_CAPPED:
-		log_line(AS_PRIO_WARNING,
-			 "%s (domain %u): %s %u%% capped (maxvcpus %u; Xen "
-			 "measures %s%u%%)",
-			 d->name, d->domid, KEY_LOAD, s->guest, d->maxvcpus,
-			 s->has_xen ? "" : "nothing, ", s->xen);
+		if (s->has_xen)
+			log_line(AS_PRIO_WARNING,
+				 "%s (domain %u): %s %u%% capped (maxvcpus %u, "
+				 "Xen measures %u%%)",
+				 d->name, d->domid, KEY_LOAD, s->guest,
+				 d->maxvcpus, s->xen);
+		else
+			log_line(AS_PRIO_WARNING,
+				 "%s (domain %u): %s %u%% capped (maxvcpus %u)",
+				 d->name, d->domid, KEY_LOAD, s->guest,
+				 d->maxvcpus);
 		break;
 	case AS_SOURCE_XEN:
 		log_line(AS_PRIO_INFO,
@@ -1303,6 +1313,7 @@ int main(int argc, char **argv)
 {
 	uint64_t next, now;
 	unsigned int rounds = 0, active, i;
+	char cpus[NUM_MAX] = "unknown";
 	int rc = 0;
 
 	parse_args(argc, argv);
@@ -1322,10 +1333,12 @@ int main(int argc, char **argv)
 		xs_close(xsh);
 		return EXIT_RUNTIME;
 	}
+	if (host_cpus)
+		snprintf(cpus, sizeof(cpus), "%u", host_cpus);
 	log_line(AS_PRIO_INFO,
-		 PROG " %s started: signal %s, period %llu ms, host CPUs %u%s",
+		 PROG " %s started: signal %s, period %llu ms, host CPUs %s%s",
 		 SMPALT_VERSION, as_signal_name(opt.signal),
-		 (unsigned long long)opt.period_ms, host_cpus,
+		 (unsigned long long)opt.period_ms, cpus,
 		 opt.ignore_host ? " (--ignore-host: may exceed them)" : "");
 	if (opt.once) {
 		scan_domains();
