@@ -583,7 +583,6 @@ static unsigned int scan_domains(void)
 	for (i = 0; i < n; i++) {
 		unsigned long long id;
 		char name[NAME_LEN];
-		const char *shown = name;
 		struct domain *d;
 		int rc;
 
@@ -598,13 +597,17 @@ static unsigned int scan_domains(void)
 		rc = xs_get_domid((unsigned int)id, "name", name, sizeof(name));
 		if (rc && rc != -ENOENT)
 			xenstore_failed("reading a domain's name", rc);
-		if (rc) /* being built, or a domain without a name */
+		if (rc) {
+			/* Being built (or nameless): a glob may take it once
+			 * it has its name, maybe without a new event. */
 			snprintf(name, sizeof(name), "domain-%llu", id);
+			rescan = true;
+		}
 		if (!as_domain_selected(opt.all, opt.specs, opt.nspecs,
 					rc ? NULL : name, (unsigned int)id))
 			continue;
 		selected++;
-		rc = adopt_domain((unsigned int)id, shown);
+		rc = adopt_domain((unsigned int)id, name);
 		if (rc == -EAGAIN) {
 			log_line(AS_PRIO_DEBUG,
 				 "%s (domain %llu): no cpu/ keys yet", name,
