@@ -435,9 +435,13 @@ static void read_xen_load(struct sample *samples)
 {
 	xenstat_node *node;
 	unsigned int i;
+	uint64_t wall;
 
 	if (!xstat)
 		return;
+	/* Xen's figures are read first thing in xenstat_get_node(): the
+	 * time just before it is theirs, the same way at every round. */
+	wall = clock_ns(CLOCK_MONOTONIC);
 	node = xenstat_get_node(xstat, 0);
 	if (!node) {
 		log_line(AS_PRIO_WARNING,
@@ -447,7 +451,7 @@ static void read_xen_load(struct sample *samples)
 	for (i = 0; i < MAX_DOMAINS; i++) {
 		struct domain *d = &domains[i];
 		xenstat_domain *xd;
-		uint64_t cpu, wall;
+		uint64_t cpu;
 
 		if (!d->active)
 			continue;
@@ -457,9 +461,8 @@ static void read_xen_load(struct sample *samples)
 			continue;
 		}
 		/* The domain's CPU time is the sum of its vCPUs' (Xen's
-		 * getdomaininfo); the wall time is when it was read. */
+		 * getdomaininfo). */
 		cpu = xenstat_domain_cpu_ns(xd);
-		wall = clock_ns(CLOCK_MONOTONIC);
 		if (samples && d->has_cpu && cpu >= d->cpu_ns &&
 		    wall > d->cpu_wall_ns)
 			samples[i].has_xen = as_cpu_load(cpu - d->cpu_ns,
