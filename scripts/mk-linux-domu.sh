@@ -18,7 +18,9 @@
 # it runs N shell busy loops from the start for SECONDS, for an autoscaler
 # to see in Xen's CPU accounting (tests/xen/autoscale-linux.sh), between
 # the console lines "linux-bench: busy N loops for SECONDS s at <uptime>"
-# and "linux-bench: busy done at <uptime>".
+# and "linux-bench: busy done at <uptime>". linux-bench.poll-usec=USEC
+# replaces POLL_USEC (each poll forks usleep: under TCG the default costs
+# a good part of a vCPU, which an autoscaler on Xen's accounting sees).
 #
 # Usage: scripts/mk-linux-domu.sh [-o DIR]     (default cache/linux-domu)
 # Writes DIR/initrd.gz and links DIR/vmlinuz to cache/xen/vmlinuz; the dom0
@@ -89,6 +91,7 @@ for arg in $cmdline; do
 	case $arg in
 	linux-bench.busy=*) busy=${arg#*=} ;;
 	linux-bench.busy-loops=*) busy_loops=${arg#*=} ;;
+	linux-bench.poll-usec=*) POLL_USEC=${arg#*=} ;;
 	esac
 done
 

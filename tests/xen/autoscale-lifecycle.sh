@@ -4,12 +4,14 @@
 # lifecycle*) BEFORE any guest exists (period 0.5 s, hold 1 s, defaults
 # otherwise: no --ignore-host, signal auto); then a guest created
 # (on_reboot=restart) and given demand 150; then `xl reboot` of it (it
-# comes back with a new domid, demand 0) and demand 150 again; then a
+# comes back with a new domid, demand 0 and the 2 vCPUs it had: libxl
+# keeps the live count) and demand 150 again; then a
 # second guest created and given demand 150; then SIGTERM.
 # Expected: the daemon waits with no domain; each guest is adopted
 # ("watching NAME (domain ID)") and scaled to ceil(150/80) = 2 vCPUs (the
 # host's 2 CPUs allow it without -i); the rebooted guest's old domid is
-# dropped and the new one adopted and scaled; both guests end at 2, and
+# dropped and the new one adopted, taken down to 1 while idle and up to 2
+# again; both guests end at 2, and
 # check_xen_view (the guest's online/mode against xl vcpu-list) holds at
 # each settled step; the daemon never exits and stops with 0 at SIGTERM.
 # Figures: seconds from demand to 2 vCPUs, per step.
@@ -82,14 +84,22 @@ wait_guest_online() {
 }
 
 # boot_and_scale WHAT: $GUEST/$DOMID just created: wait until it is ready
-# and adopted, give it demand 150, wait for 2 vCPUs and the smp text,
-# compare with Xen. Sets UP_S.
+# and adopted, idle at 1 vCPU (a rebooted guest comes back with the count
+# it had: the daemon takes it down), give it demand 150, wait for 2 vCPUs
+# and the smp text, compare with Xen. Sets UP_S.
 boot_and_scale() {
 	local t
 	wait_for_xs data/smpalt/load 0 $BOOT_TIMEOUT ||
 		die_with_logs "$1: no data/smpalt/load=0 within ${BOOT_TIMEOUT}s"
 	wait_log "watching $GUEST (domain $DOMID)" $ADOPT_TIMEOUT ||
 		die_with_logs "$1: $GUEST (domain $DOMID) not adopted"
+	wait_guest_online 1 $SCALE_TIMEOUT ||
+		die_with_logs "$1: idle, online never went to 1"
+	if [ "$(xen_online_vcpus)" -ne 1 ]; then
+		wait_log "$GUEST (domain $DOMID): xl: vcpus 1 done in" $SAMPLE_TIMEOUT ||
+			die_with_logs "$1: no 'done' line for vcpus 1"
+	fi
+	check_xen_view "$1, idle"
 	t=$(now_cs)
 	xs_write_guest control/smpalt/demand $DEMAND ||
 		die_with_logs "$1: cannot write control/smpalt/demand"

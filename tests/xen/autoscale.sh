@@ -163,9 +163,10 @@ downs=$(grep -c 'under-low' "$AS_LOG")
 smp_rows=$(grep -c ',smp,' "$CSV")
 idle_rows=$(grep -c ",$IDLE_GUEST," "$CSV")
 xl_ms=$(sed -n 's/.* done in \([0-9]*\) ms$/\1/p' "$AS_LOG" | tr '\n' ' ')
-# Xen's figure for the busy guest while it had demand 250 (guest_load 250).
-xen_busy=$(awk -F, -v g="$GUEST" '$2 == g && $10 == 250 && $11 != "" { print $11 }' "$CSV" |
-	tr '\n' ' ')
+# Xen's figure (min-max) for the busy guest while it claimed >= 200%.
+xen_busy=$(awk -F, -v g="$GUEST" '$2 == g && $10 >= 200 && $11 != "" {
+	if (n++ == 0 || $11 < lo) lo = $11; if ($11 > hi) hi = $11 }
+	END { if (n) printf "%d-%d%% over %d samples", lo, hi, n }' "$CSV")
 finish
 head -1 "$CSV" | grep -qx "$CSV_HEADER" ||
 	fail "CSV header is '$(head -1 "$CSV")'"
@@ -193,4 +194,4 @@ stop_autoscaler
 cat "$AS_LOG"
 [ $AS_RC -eq 0 ] || fail "autoscaler with no domain left exited $AS_RC after SIGTERM"
 
-result SUCCESS "demand $DEMAND: >= $ONLINE_UP_MIN vCPUs + smp in $up_s s; demand 0: 1 vCPU + up in $down_s s; xl vcpu-set ms: ${xl_ms% }; idle guest kept 1 and dropped when destroyed; $rows CSV rows, $ups up / $downs down decisions; Xen load while busy: ${xen_busy% }; daemon stays up with no domain"
+result SUCCESS "demand $DEMAND: >= $ONLINE_UP_MIN vCPUs + smp in $up_s s; demand 0: 1 vCPU + up in $down_s s; xl vcpu-set ms: ${xl_ms% }; idle guest kept 1 and dropped when destroyed; $rows CSV rows, $ups up / $downs down decisions; Xen load while busy: ${xen_busy:-none}; daemon stays up with no domain"
