@@ -8,6 +8,7 @@ set -euo pipefail
 PKGS=(
 	gcc make binutils clang llvm lld
 	libclang-rt-14-dev
+	libvirt-dev
 	libcmocka-dev libxen-dev pkg-config
 	qemu-system-x86 cpio gzip xz-utils
 	gnuplot-nox python3
