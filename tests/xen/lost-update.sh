@@ -1,8 +1,10 @@
 # Scenario lost-update: the counters check can fail. A test-only build of
 # the guest (kernel/work.c built with SMPALT_TEST_LOSTUPDATE) keeps the
-# workload's spinlock and counter in their UP form on every vCPU, as an
-# engine that forgot these sites would; with two vCPUs running items at
-# once, increments get lost, and the counters check must say so.
+# workload item's lock sites in their UP form on every vCPU, as an engine
+# that forgot them would (no lock around the protected counter's
+# read-modify-write, a DS-prefixed increment of the atomic one); with two
+# vCPUs running items at once, increments get lost, and the counters
+# check must say so.
 # Input: xl create of /opt/smpalt/smpalt-lostupdate.elf with vcpus=2
 # maxvcpus=2, demand 200 (work for both vCPUs); then the counters check
 # every CHECK_EVERY seconds, at most CHECKS times.
@@ -13,7 +15,7 @@
 
 LOSTUPDATE_ELF=$SMPALT_DIR/smpalt-lostupdate.elf
 READY="smpalt: ready"
-TEST_BUILD_LINE="work: test build: the item's spinlock and counter stay in UP form"
+TEST_BUILD_LINE="work: test build: the item's lock sites stay in UP form"
 BOOT_TIMEOUT=60
 STEP_TIMEOUT=20
 WORKLOAD_TIMEOUT=20
