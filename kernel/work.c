@@ -100,12 +100,19 @@ static bool work_sample_idle_published;
 static void work_step(void)
 {
 	uint64_t v;
-	unsigned int i;
 
-	v = *(volatile uint64_t *)&work_protected;
-	for (i = 0; i < WORK_LOSTUPDATE_WINDOW; i++)
-		__asm__ __volatile__("" : "+r"(v));
-	*(volatile uint64_t *)&work_protected = v + 1;
+	/* Load, a countdown loop, add one, store: written out so that no
+	 * compiler can shorten the window. */
+	__asm__ __volatile__("movq %[ctr],%[v]\n\t"
+			     "movl %[n],%%ecx\n"
+			     "1:\n\t"
+			     "decl %%ecx\n\t"
+			     "jnz 1b\n\t"
+			     "incq %[v]\n\t"
+			     "movq %[v],%[ctr]"
+			     : [v] "=&r"(v), [ctr] "+m"(work_protected)
+			     : [n] "i"(WORK_LOSTUPDATE_WINDOW)
+			     : "ecx", "cc");
 	__asm__ __volatile__(".byte 0x3e; incq %0"
 			     : "+m"(work_counter.counter));
 }
