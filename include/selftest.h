@@ -8,7 +8,12 @@
 #ifndef SMPALT_SELFTEST_H
 #define SMPALT_SELFTEST_H
 
-/* Run every check and print the result line; returns the failure count. */
-int selftest_run(void);
+#include "smpmode.h"
+
+/*
+ * Run every check and print the result line; returns the failure count.
+ * boot: what the boot switch to UP did (sites 0: it never happened).
+ */
+int selftest_run(const struct smpmode_result *boot);
 
 #endif /* SMPALT_SELFTEST_H */

@@ -5,10 +5,16 @@
  * get/put pair.  One line per primitive, in the form bench-report.py
  * parses; the time is for a batch of BENCH_OPS operations so that the
  * integer nanoseconds keep their precision.
+ *
+ * A timing is only printed if it is plausible: more than zero and at least
+ * the clock's resolution, the smallest step time_now_ns() is seen to take.
+ * A busy host can stretch a timing, never shrink it below that: anything
+ * less means the clock misbehaved, and the run reports ERROR.
  */
 #include "bench.h"
 #include "alt_core.h"
 #include "atomic.h"
+#include "errno.h"
 #include "kernel.h"
 #include "printk.h"
 #include "refcount.h"
@@ -20,6 +26,9 @@
 #define BENCH_OPS 10000
 #define BENCH_ROUNDS 5
 #define BENCH_HUNDRED 100
+/* Clock steps looked at for its resolution, and reads to wait for one. */
+#define BENCH_CLOCK_STEPS 1000
+#define BENCH_CLOCK_SPINS 1000000
 
 /* Globals, as real users have them: the sites are rip-relative. */
 static spinlock_t bench_lock = SPINLOCK_INIT;
@@ -66,24 +75,63 @@ struct bench_case {
 
 static uint64_t bench_time(void (*run)(void))
 {
-	uint64_t t0 = time_now_ns();
+	uint64_t t0 = time_now_ns(), t1;
 
 	run();
-	return time_now_ns() - t0;
+	t1 = time_now_ns();
+	/* A clock that went back gives 0: implausible, reported. */
+	return t1 > t0 ? t1 - t0 : 0;
+}
+
+uint64_t bench_clock_resolution(void)
+{
+	uint64_t best = 0;
+	unsigned int step, spin;
+
+	for (step = 0; step < BENCH_CLOCK_STEPS; step++) {
+		uint64_t t0 = time_now_ns(), t1 = t0;
+
+		for (spin = 0; spin < BENCH_CLOCK_SPINS && t1 == t0; spin++)
+			t1 = time_now_ns();
+		if (t1 <= t0)
+			return 0; /* stood still or went back */
+		if (!best || t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
+}
+
+bool bench_plausible(uint64_t ns, uint64_t resolution)
+{
+	return resolution && ns && ns >= resolution;
 }
 
 int bench_locks(void)
 {
 	struct bench_case cases[] = {
-		{"spinlock", "lock+unlock", bench_spinlock,
+		{"spinlock",
+		 "lock+unlock",
+		 bench_spinlock,
 		 {UINT64_MAX, UINT64_MAX}},
 		{"atomic", "increment", bench_atomic, {UINT64_MAX, UINT64_MAX}},
-		{"refcount", "get+put", bench_refcount,
+		{"refcount",
+		 "get+put",
+		 bench_refcount,
 		 {UINT64_MAX, UINT64_MAX}},
 	};
 	enum alt_mode start = smpmode_current();
+	uint64_t resolution = bench_clock_resolution();
 	unsigned int round, c;
 	int form, rc = 0;
+
+	if (!resolution) {
+		printk("Test result: ERROR bench: time_now_ns() did not "
+		       "advance in %u reads\n",
+		       BENCH_CLOCK_SPINS);
+		return -EIO;
+	}
+	printk("bench: clock resolution %llu ns\n",
+	       (unsigned long long)resolution);
 
 	/*
 	 * Switching is allowed because only vCPU 0 runs: main calls this
@@ -106,13 +154,28 @@ int bench_locks(void)
 	}
 	for (c = 0; c < ARRAY_SIZE(cases); c++) {
 		uint64_t smp = cases[c].best[ALT_MODE_SMP];
-		uint64_t up = MAX(cases[c].best[ALT_MODE_UP], 1);
+		uint64_t up = cases[c].best[ALT_MODE_UP];
+
+		if (!bench_plausible(smp, resolution) ||
+		    !bench_plausible(up, resolution)) {
+			printk("Test result: ERROR bench: %s (%u x %s): "
+			       "implausible timing: SMP form %llu ns, UP form "
+			       "%llu ns, clock resolution %llu ns\n",
+			       cases[c].name, BENCH_OPS, cases[c].op,
+			       (unsigned long long)smp, (unsigned long long)up,
+			       (unsigned long long)resolution);
+			return -ERANGE;
+		}
+	}
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		uint64_t smp = cases[c].best[ALT_MODE_SMP];
+		uint64_t up = cases[c].best[ALT_MODE_UP];
 
 		printk("bench: %s (%u x %s): SMP form %llu ns, UP form %llu "
 		       "ns, SMP/UP %llu.%02llu\n",
 		       cases[c].name, BENCH_OPS, cases[c].op,
-		       (unsigned long long)smp,
-		       (unsigned long long)up, (unsigned long long)(smp / up),
+		       (unsigned long long)smp, (unsigned long long)up,
+		       (unsigned long long)(smp / up),
 		       (unsigned long long)(smp * BENCH_HUNDRED / up %
 					    BENCH_HUNDRED));
 	}

@@ -37,6 +37,19 @@
 /* An address no page ever maps: the guest's lowest page. */
 #define CRASH_ADDRESS 0x8UL
 
+/*
+ * After the SMP tables are freed: pages allocated to find them again (the
+ * free list is last in, first out, so they come first; a few more in case
+ * other pages were freed later), and the pattern written into each.
+ */
+#define REUSE_SLACK_PAGES 8
+#define REUSE_MAX_PAGES 64
+#define REUSE_PATTERN 0x5a5aa5a5c3c33c3cULL
+#define REUSE_WORDS (PAGE_SIZE / sizeof(uint64_t))
+
+/* The SMP-only pages (smpalt.lds.S), given back by smpmode_up_for_good(). */
+extern char __smp_tables_start[], __smp_tables_end[];
+
 static unsigned int main_domid;
 
 /* Stop with SHUTDOWN_crash, before or after the console exists. */
@@ -76,6 +89,58 @@ static void print_banner(void)
 		printk_set_console_level((int)level);
 }
 
+/*
+ * Write a pattern of its own addresses over a page and read it back; the
+ * page must have come zeroed.  Counts the words that read right and wrong.
+ */
+static void reuse_check_page(volatile uint64_t *p, unsigned long *ok,
+			     unsigned long *bad)
+{
+	size_t w;
+
+	for (w = 0; w < REUSE_WORDS; w++)
+		*bad += p[w] != 0;
+	for (w = 0; w < REUSE_WORDS; w++)
+		p[w] = (uintptr_t)&p[w] ^ REUSE_PATTERN;
+	for (w = 0; w < REUSE_WORDS; w++) {
+		if (p[w] == ((uintptr_t)&p[w] ^ REUSE_PATTERN))
+			(*ok)++;
+		else
+			(*bad)++;
+	}
+}
+
+/*
+ * The freed SMP-table pages are memory like any other now: allocate pages
+ * until every one of them came back, use each, and say how it went.
+ */
+static void boot_reuse_smp_tables(void)
+{
+	uintptr_t lo = (uintptr_t)__smp_tables_start;
+	uintptr_t hi = (uintptr_t)__smp_tables_end;
+	unsigned long freed = (hi - lo) / PAGE_SIZE, n, reused = 0;
+	unsigned long ok = 0, bad = 0, tries = freed + REUSE_SLACK_PAGES;
+	void *got[REUSE_MAX_PAGES];
+
+	tries = MIN(tries, (unsigned long)REUSE_MAX_PAGES);
+	for (n = 0; n < tries && reused < freed; n++) {
+		void *p = page_alloc();
+
+		if (!p)
+			break;
+		got[n] = p;
+		if ((uintptr_t)p < lo || (uintptr_t)p >= hi)
+			continue;
+		reused++;
+		reuse_check_page(p, &ok, &bad);
+	}
+	while (n)
+		page_free(got[--n]);
+	printk("alt: SMP table pages reused: %lu of %lu allocated again, "
+	       "%lu words written and read back, %lu wrong\n",
+	       reused, freed, ok, bad);
+}
+
 /* Switch the text to UP and prove the patcher works, before anyone relies
  * on either form. */
 static void boot_switch_to_up(struct smpmode_result *res)
@@ -86,7 +151,7 @@ static void boot_switch_to_up(struct smpmode_result *res)
 		return;
 	/*
 	 * Only vCPU 0 runs: secondaries are brought up later, and only
-	 * after a switch back to SMP (issue 5).
+	 * after a switch back to SMP.
 	 */
 	if (smpmode_switch(ALT_MODE_UP, res))
 		return;
@@ -95,8 +160,8 @@ static void boot_switch_to_up(struct smpmode_result *res)
 	if (smpmode_selftest())
 		panic("alternatives self-test failed");
 	/* A second vCPU can never come: the SMP form is dead weight. */
-	if (vcpu_max == 1)
-		smpmode_up_for_good();
+	if (vcpu_max == 1 && !smpmode_up_for_good())
+		boot_reuse_smp_tables();
 	smpmode_boot_done();
 }
 
@@ -231,10 +296,13 @@ void __noreturn start_kernel(start_info_t *si)
 
 	/* 9. Test hooks: in-guest checks; a fault to see the crash path. */
 	if (cmdline_get_bool("smpalt.selftest"))
-		selftest_run(); /* then serve as usual: dom0 destroys us */
+		selftest_run(&boot); /* then serve as usual: dom0 destroys us */
 	if (cmdline_get_bool("smpalt.bench")) {
-		bench_locks();	      /* each primitive alone, vCPU 0 alone too */
-		work_bench();	      /* vCPU 0 alone: no secondary is up yet */
+		/* Each primitive alone, then the item; vCPU 0 alone (no
+		 * secondary is up yet).  After an ERROR line nothing more
+		 * runs: the last "Test result:" line is the verdict. */
+		if (!bench_locks())
+			work_bench();
 		vcpu_watch_publish(); /* its switches count */
 	}
 	if (cmdline_get_bool("smpalt.crash"))

@@ -23,8 +23,9 @@
 #define SELFTEST_EVENT_WAIT_NS (1 * NSEC_PER_SEC)
 #define SELFTEST_BUF 64
 
-/* The UP form of a lock prefix (alternative.h). */
+/* The two forms of a lock prefix (alternative.h). */
 #define SELFTEST_UP_LOCK_BYTE 0x3e
+#define SELFTEST_SMP_LOCK_BYTE 0xf0
 
 struct selftest {
 	unsigned int checks, failures;
@@ -162,20 +163,47 @@ static void selftest_time_and_events(struct selftest *t)
 	}
 }
 
-static void selftest_kernel(struct selftest *t)
+/* vCPUs Xen itself reports up (VCPUOP_is_up), not the guest's account. */
+static unsigned int selftest_xen_vcpus_up(void)
+{
+	unsigned int id, up = 0;
+
+	for (id = 0; id < vcpu_max; id++)
+		if (hyp_vcpu_op(VCPUOP_is_up, id, NULL) > 0)
+			up++;
+	return up;
+}
+
+static void selftest_kernel(struct selftest *t,
+			    const struct smpmode_result *boot)
 {
 	uintptr_t off = 1;
 	const char *fn = ksym_lookup((uintptr_t)selftest_run, &off);
+	uint8_t canary = *(const uint8_t *)smpmode_canary;
+	unsigned int up = selftest_xen_vcpus_up();
 
 	CHECK(t, fn && !strcmp(fn, "selftest_run") && off == 0);
 	CHECK(t, ksym_lookup((uintptr_t)&t->checks, &off) == NULL);
-	/* The boot left the text in UP form, the canary says so. */
-	if (smpmode_current() == ALT_MODE_UP)
-		CHECK(t, *(const uint8_t *)smpmode_canary ==
-				 SELFTEST_UP_LOCK_BYTE);
+	/* The boot switched the text to UP, whatever maxvcpus is. */
+	CHECK(t, boot->sites > 0);
+	/*
+	 * The form must match what Xen says runs now: UP text (canary lock
+	 * byte 0x3e) with one vCPU up, even if more may come (maxvcpus > 1);
+	 * SMP text (0xf0) with more.
+	 */
+	printk("selftest: %u of %u vCPUs up, text %s, canary lock byte %#x\n",
+	       up, vcpu_max, smpmode_name(smpmode_current()), canary);
+	CHECK(t, up >= 1);
+	if (up == 1) {
+		CHECK(t, smpmode_current() == ALT_MODE_UP);
+		CHECK(t, canary == SELFTEST_UP_LOCK_BYTE);
+	} else {
+		CHECK(t, smpmode_current() == ALT_MODE_SMP);
+		CHECK(t, canary == SELFTEST_SMP_LOCK_BYTE);
+	}
 }
 
-int selftest_run(void)
+int selftest_run(const struct smpmode_result *boot)
 {
 	struct selftest t = {0};
 
@@ -183,7 +211,7 @@ int selftest_run(void)
 	selftest_strings(&t);
 	selftest_memory(&t);
 	selftest_time_and_events(&t);
-	selftest_kernel(&t);
+	selftest_kernel(&t, boot);
 	if (t.failures)
 		printk("Test result: FAILURE %u of %u checks failed, first: "
 		       "%s\n",

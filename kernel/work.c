@@ -5,6 +5,7 @@
  */
 #include "work.h"
 #include "atomic.h"
+#include "bench.h"
 #include "errno.h"
 #include "kernel.h"
 #include "printk.h"
@@ -48,7 +49,9 @@
  * Shared by every vCPU: the item's critical section and counter, and the
  * reference each running item holds on a shared object.
  */
+#ifndef SMPALT_TEST_LOSTUPDATE
 static spinlock_t work_lock = SPINLOCK_INIT;
+#endif
 static uint64_t work_protected;
 static atomic64_t work_counter = ATOMIC_INIT(0);
 static refcount_t work_ref = REFCOUNT_INIT(WORK_REF_BASE);
@@ -73,21 +76,63 @@ static unsigned long work_demand;
 #define WORK_DEMAND_ABSENT (-1L)
 static long work_demand_key = WORK_DEMAND_ABSENT;
 static uint64_t work_credit_ns, work_offered_ns;
+/* Xen time up to which the demand has been offered (work_offer()). */
+static uint64_t work_offered_until;
 static uint64_t work_next_tick, work_sample_start;
 static int64_t work_sample_done;
 static bool work_sample_idle_published;
+
+#ifdef SMPALT_TEST_LOSTUPDATE
+/*
+ * Test build only (smpalt-lostupdate.elf): the item's lock sites in their
+ * UP form whatever the mode, as if the engine had left them unpatched
+ * while several vCPUs run.  Between two vCPUs a UP-form spinlock excludes
+ * nothing, and worse, a failed unlocked cmpxchg writes the old value back
+ * and can swallow a release, wedging the lock for good; so the protected
+ * counter's read-modify-write runs bare here, with a short loop inside
+ * (a few branches) so that two vCPUs overlap in it often.  The atomic
+ * counter gets the UP form of its increment, the DS prefix written
+ * literally: not a site, no switch ever touches it.  The counters check
+ * must find lost updates in both.
+ */
+#define WORK_LOSTUPDATE_WINDOW 16
+
+static void work_step(void)
+{
+	uint64_t v;
+
+	/* Load, a countdown loop, add one, store: written out so that no
+	 * compiler can shorten the window. */
+	__asm__ __volatile__("movq %[ctr],%[v]\n\t"
+			     "movl %[n],%%ecx\n"
+			     "1:\n\t"
+			     "decl %%ecx\n\t"
+			     "jnz 1b\n\t"
+			     "incq %[v]\n\t"
+			     "movq %[v],%[ctr]"
+			     : [v] "=&r"(v), [ctr] "+m"(work_protected)
+			     : [n] "i"(WORK_LOSTUPDATE_WINDOW)
+			     : "ecx", "cc");
+	__asm__ __volatile__(".byte 0x3e; incq %0"
+			     : "+m"(work_counter.counter));
+}
+#else
+static void work_step(void)
+{
+	spin_lock(&work_lock);
+	work_protected++;
+	spin_unlock(&work_lock);
+	atomic64_inc(&work_counter);
+}
+#endif
 
 static void work_item_run(void)
 {
 	unsigned int i;
 
 	refcount_get(&work_ref);
-	for (i = 0; i < WORK_ITEM_STEPS; i++) {
-		spin_lock(&work_lock);
-		work_protected++;
-		spin_unlock(&work_lock);
-		atomic64_inc(&work_counter);
-	}
+	for (i = 0; i < WORK_ITEM_STEPS; i++)
+		work_step();
 	refcount_put(&work_ref);
 }
 
@@ -200,6 +245,41 @@ static void work_publish(uint64_t now)
 	work_sample_start = now;
 }
 
+/*
+ * vCPU 0: offer the demand for the time since the last offer, however late
+ * this call comes (a busy host delays ticks, never the demand).
+ */
+static void work_offer(uint64_t now)
+{
+	uint64_t offered;
+
+	if (now <= work_offered_until)
+		return;
+	offered = work_demand * (now - work_offered_until) / WORK_PERCENT;
+	work_offered_ns += offered;
+	work_credit_ns += offered;
+	work_offered_until = now;
+}
+
+/*
+ * vCPU 0: the demand changes now; the old one is offered up to here.
+ * Demand 0 drops the items not started yet: the work stops at once.
+ */
+static void work_change_demand(uint64_t now, unsigned long demand)
+{
+	work_offer(now);
+	work_demand = demand;
+	if (demand)
+		return;
+	work_credit_ns = 0;
+	for (;;) {
+		int64_t v = atomic64_read(&work_backlog);
+
+		if (v <= 0 || atomic64_cmpxchg(&work_backlog, v, 0) == v)
+			break;
+	}
+}
+
 void work_init(void)
 {
 	uint64_t t0, t1;
@@ -215,7 +295,12 @@ void work_init(void)
 	work_item_ns = MAX((t1 - t0) / WORK_CALIBRATE_ITEMS, 1ULL);
 	printk("work: one item takes %llu ns\n",
 	       (unsigned long long)work_item_ns);
+#ifdef SMPALT_TEST_LOSTUPDATE
+	printk("work: test build: the item's lock sites stay in UP form on "
+	       "every vCPU: expect lost updates\n");
+#endif
 	work_sample_start = t1;
+	work_offered_until = t1;
 	work_publish(t1);
 	/* A profile given on the command line (smpalt.profile=) starts now. */
 	profile_ctl_init();
@@ -260,9 +345,9 @@ void work_set_demand(unsigned long demand)
 	if (demand == work_demand)
 		return;
 	printk("work: demand %lu%%\n", demand);
-	work_demand = demand;
+	work_change_demand(time_now_ns(), demand);
 	if (demand && !work_next_tick)
-		work_next_tick = time_now_ns();
+		work_next_tick = work_offered_until;
 }
 
 uint64_t work_poll(void)
@@ -276,18 +361,20 @@ uint64_t work_poll(void)
 	 * through its idle phases, so that the next phase starts on time.
 	 */
 	if (profile_ctl_demand(now, &demand)) {
-		work_demand = MIN(demand, (unsigned long)WORK_DEMAND_MAX);
+		demand = MIN(demand, (unsigned long)WORK_DEMAND_MAX);
+		if (demand != work_demand)
+			work_change_demand(now, demand);
 		if (!work_next_tick)
 			work_next_tick = now;
 	}
 
 	if (work_next_tick && now >= work_next_tick) {
-		uint64_t offered = work_demand * WORK_TICK_NS / WORK_PERCENT;
-		uint64_t cap = WORK_BACKLOG_TICKS * offered / work_item_ns + 1;
+		uint64_t per_tick = work_demand * WORK_TICK_NS / WORK_PERCENT;
+		uint64_t cap = WORK_BACKLOG_TICKS * per_tick / work_item_ns + 1;
 		int64_t items;
 
-		work_offered_ns += offered;
-		work_credit_ns += offered;
+		/* All the time since the last tick, not one tick's worth. */
+		work_offer(now);
 		items = (int64_t)(work_credit_ns / work_item_ns);
 		work_credit_ns -= (uint64_t)items * work_item_ns;
 		/* Overload sheds work beyond the cap; load still counts it. */
@@ -304,8 +391,11 @@ uint64_t work_poll(void)
 			work_next_tick = now + WORK_TICK_NS; /* fell behind */
 	}
 	if (now - work_sample_start >= WORK_SAMPLE_NS &&
-	    (work_demand || !work_sample_idle_published))
+	    (work_demand || !work_sample_idle_published)) {
+		/* The sample's load covers its whole period, up to now. */
+		work_offer(now);
 		work_publish(now);
+	}
 
 	work_run_batch();
 
@@ -318,25 +408,33 @@ uint64_t work_poll(void)
 	return 0;
 }
 
-/* ns per item over one round, in whatever form the text holds now. */
+/* ns for one round of WORK_BENCH_ITEMS, in the form the text holds now. */
 static uint64_t work_bench_round(void)
 {
-	uint64_t t0 = time_now_ns();
+	uint64_t t0 = time_now_ns(), t1;
 	unsigned int i;
 
 	for (i = 0; i < WORK_BENCH_ITEMS; i++)
 		work_item_run();
+	t1 = time_now_ns();
 	work_count_items(WORK_BENCH_ITEMS);
-	return (time_now_ns() - t0) / WORK_BENCH_ITEMS;
+	/* A clock that went back gives 0: implausible, reported. */
+	return t1 > t0 ? t1 - t0 : 0;
 }
 
 int work_bench(void)
 {
 	enum alt_mode start = smpmode_current();
-	uint64_t best[2] = {UINT64_MAX, UINT64_MAX};
+	uint64_t best[2] = {UINT64_MAX, UINT64_MAX}, smp, up;
+	uint64_t resolution = bench_clock_resolution();
 	unsigned int round;
 	int rc = 0;
 
+	if (!resolution) {
+		printk("Test result: ERROR bench: time_now_ns() did not "
+		       "advance\n");
+		return -EIO;
+	}
 	/*
 	 * Switching is allowed because only vCPU 0 runs: the benchmark is
 	 * run before the control loop can bring a secondary up.
@@ -345,13 +443,10 @@ int work_bench(void)
 		int form;
 
 		for (form = ALT_MODE_SMP; form <= ALT_MODE_UP; form++) {
-			uint64_t ns;
-
 			rc = smpmode_switch((enum alt_mode)form, NULL);
 			if (rc)
 				break;
-			ns = work_bench_round();
-			best[form] = MIN(best[form], ns);
+			best[form] = MIN(best[form], work_bench_round());
 		}
 	}
 	if (!rc)
@@ -360,16 +455,29 @@ int work_bench(void)
 		printk("Test result: ERROR bench: switch failed: %d\n", rc);
 		return rc;
 	}
+	smp = best[ALT_MODE_SMP];
+	up = best[ALT_MODE_UP];
+	/* Nor below 1 ns per item: the per-item figures divide. */
+	if (!bench_plausible(smp, resolution) ||
+	    !bench_plausible(up, resolution) || smp < WORK_BENCH_ITEMS ||
+	    up < WORK_BENCH_ITEMS) {
+		printk("Test result: ERROR bench: item: implausible timing for "
+		       "%u items: SMP form %llu ns, UP form %llu ns, clock "
+		       "resolution %llu ns\n",
+		       WORK_BENCH_ITEMS, (unsigned long long)smp,
+		       (unsigned long long)up, (unsigned long long)resolution);
+		return -ERANGE;
+	}
+	/* Per item from the whole rounds; the ratio from the rounds too. */
 	printk("bench: item (%u locked steps): SMP form %llu ns, UP form %llu "
 	       "ns, SMP/UP %llu.%02llu\n",
-	       WORK_ITEM_STEPS, (unsigned long long)best[ALT_MODE_SMP],
-	       (unsigned long long)best[ALT_MODE_UP],
-	       (unsigned long long)(best[ALT_MODE_SMP] / best[ALT_MODE_UP]),
-	       (unsigned long long)(best[ALT_MODE_SMP] * WORK_HUNDRED /
-				    best[ALT_MODE_UP] % WORK_HUNDRED));
+	       WORK_ITEM_STEPS, (unsigned long long)(smp / WORK_BENCH_ITEMS),
+	       (unsigned long long)(up / WORK_BENCH_ITEMS),
+	       (unsigned long long)(smp / up),
+	       (unsigned long long)(smp * WORK_HUNDRED / up % WORK_HUNDRED));
 	printk("Test result: SUCCESS smp %llu ns up %llu ns per item\n",
-	       (unsigned long long)best[ALT_MODE_SMP],
-	       (unsigned long long)best[ALT_MODE_UP]);
+	       (unsigned long long)(smp / WORK_BENCH_ITEMS),
+	       (unsigned long long)(up / WORK_BENCH_ITEMS));
 	return 0;
 }
 

@@ -85,6 +85,41 @@ $(GUEST_ELF): $(GUEST_OBJS) $(GUEST_OUT)/ksyms.o $(GUEST_LDS)
 	@cmp -s $(GUEST_OUT)/text1.sym $(GUEST_OUT)/text2.sym || \
 		{ echo "guest: text moved between the two links"; rm -f $@; exit 1; }
 
+# Test build, never shipped as the guest: the workload's spinlock and
+# counter stay in UP form while several vCPUs run (kernel/work.c,
+# SMPALT_TEST_LOSTUPDATE), so that the counters check must find lost
+# updates (tests/xen/lost-update.sh).  Every other object is the guest's
+# own; its work.o and symbol table are its own.  scripts/mkinitramfs.sh
+# ships it as /opt/smpalt/smpalt-lostupdate.elf when it lies beside the
+# guest kernel.
+GUEST_LU_ELF := $(BUILD)/smpalt-lostupdate.elf
+GUEST_LU_OUT := $(GUEST_OUT)/lostupdate
+GUEST_LU_OBJS := $(filter-out $(GUEST_OUT)/kernel/work.o,$(GUEST_OBJS)) \
+	$(GUEST_LU_OUT)/work.o
+
+all: $(GUEST_LU_ELF)
+test-xen: $(GUEST_LU_ELF)
+
+$(GUEST_LU_OUT)/work.o: kernel/work.c mk/guest.mk | $(GUEST_SYSINC)/xen
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) -DSMPALT_TEST_LOSTUPDATE \
+		-c $< -o $@
+
+$(GUEST_LU_OUT)/pass1.elf: $(GUEST_LU_OBJS) $(GUEST_LDS)
+	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -o $@ $(GUEST_LU_OBJS)
+
+$(GUEST_LU_OUT)/ksyms.S: $(GUEST_LU_OUT)/pass1.elf mk/guest-ksyms.awk
+	nm -n --defined-only $< | awk -f mk/guest-ksyms.awk > $@
+
+$(GUEST_LU_OUT)/ksyms.o: $(GUEST_LU_OUT)/ksyms.S
+	$(CC) $(GUEST_ASFLAGS) -c $< -o $@
+
+$(GUEST_LU_ELF): $(GUEST_LU_OBJS) $(GUEST_LU_OUT)/ksyms.o $(GUEST_LDS)
+	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -o $@ $(GUEST_LU_OBJS) \
+		$(GUEST_LU_OUT)/ksyms.o
+
+-include $(GUEST_LU_OUT)/work.d
+
 GUEST_READNOTES := $(firstword $(wildcard $(CACHE)/xen/usr/lib/xen-*/bin/readnotes))
 guest-notes: $(GUEST_ELF)
 	@if [ -z "$(GUEST_READNOTES)" ]; then \

@@ -5,7 +5,7 @@ Usage: scripts/bench-report.py RESULTS_DIR
 
 RESULTS_DIR is what scripts/bench.sh filled:
   xen/                     the Xen run (scripts/xen-run.sh, XEN_OUT):
-    console-smpalt-bench.log   the guest's in-guest benchmark ("bench:" lines)
+    console-smpalt-bench-locks.log   the guest's in-guest benchmark ("bench:" lines)
     bench-vcpu.csv             smpalt: one row per `xl vcpu-set` step
     bench-linux-vcpu.csv       stock Linux 6.1: one row per step and variant
   bench-host.txt           the output of `make bench-host`
@@ -105,7 +105,7 @@ def read_run_facts(res):
 
 def in_guest(res):
     """Rows of the guest's own benchmark: name, smp_ns, up_ns, ratio."""
-    path = os.path.join(res, "xen", "console-smpalt-bench.log")
+    path = os.path.join(res, "xen", "console-smpalt-bench-locks.log")
     if not os.path.isfile(path):
         return []
     rows = []

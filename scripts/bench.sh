@@ -2,8 +2,9 @@
 # make bench: every benchmark in one go, results in results/<timestamp>/.
 #
 #   1. one Xen boot (scripts/xen-run.sh) running three scenarios:
-#        bench             the guest's in-guest benchmark, one vCPU: a
-#                          lock-heavy work item in SMP and in UP form
+#        bench-locks       the guest's in-guest benchmark, one vCPU: each
+#                          lock primitive and the lock-heavy work item in
+#                          SMP and in UP form, figures checked plausible
 #        bench-vcpu        smpalt: ROUNDS rounds of xl vcpu-set 2 1 4 1,
 #                          latency as seen from dom0 and in-guest switch ns
 #        bench-linux-vcpu  stock Debian Linux 6.1 PV domU, same steps,
@@ -24,7 +25,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${CACHE:-$TOP/cache}
 LINUX_DOMU_DIR=$CACHE/linux-domu
-XEN_SCENARIOS=(bench bench-vcpu bench-linux-vcpu)
+XEN_SCENARIOS=(bench-locks bench-vcpu bench-linux-vcpu)
 ROUNDS=5
 # Seconds one scenario may take inside dom0: the Linux one boots two
 # domUs (about 30 s each under TCG) and waits 5 s for every change that

@@ -5,7 +5,8 @@
 # the dynamic loader), the dom0 kernel's Xen modules, an empty xl.conf, the
 # dom0 init and library (scripts/dom0/), the xl configs (xl-configs/), the
 # scenario scripts (tests/xen/*.sh, scripts/dom0/demo-*.sh) and, when given,
-# the guest kernel at /opt/smpalt/smpalt.elf.
+# the guest kernel at /opt/smpalt/smpalt.elf (with the test-only
+# smpalt-lostupdate.elf found beside it at /opt/smpalt/smpalt-lostupdate.elf).
 #
 # Usage: scripts/mkinitramfs.sh [-o OUTPUT] [GUEST_ELF]
 #   OUTPUT     default cache/dom0-initrd.gz
@@ -163,6 +164,11 @@ for s in "$TOP"/tests/xen/*.sh "$TOP"/scripts/dom0/demo*.sh; do
 done
 if [ -n "$GUEST_ELF" ]; then
 	install -m 0644 "$GUEST_ELF" "$stage/opt/smpalt/smpalt.elf"
+	# The test-only lost-update build (mk/guest.mk), when beside it.
+	lostupdate=$(dirname "$GUEST_ELF")/smpalt-lostupdate.elf
+	if [ -f "$lostupdate" ]; then
+		install -m 0644 "$lostupdate" "$stage/opt/smpalt/smpalt-lostupdate.elf"
+	fi
 fi
 LINUX_DOMU_DIR=${LINUX_DOMU_DIR:-}
 if [ -n "$LINUX_DOMU_DIR" ]; then

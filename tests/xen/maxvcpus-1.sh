@@ -1,12 +1,16 @@
 # Scenario maxvcpus-1: a guest that can never have a second vCPU applies
 # its UP form once, frees its SMP tables and never switches again
-# (DESIGN.md, engine rules).
+# (the engine's rules, docs/guest.md).
 # Input: xl create with vcpus=1 maxvcpus=1, demand 300; then
 # xl vcpu-set 2 (and -i 2), then cpu/1/availability = online written by
 # dom0 itself, past xl.
 # Expected: console "vcpu: maxvcpus 1" and "alt: maxvcpus is 1: UP for
-# good, freed <n> bytes (<p> pages) of SMP tables" with p >= 1 and
-# n = p * 4096 (whole pages back to the allocator), then "smpalt: ready";
+# good, freed <n> bytes (<p> pages) of SMP tables" with p >= 1, then the
+# guest's proof that those pages are memory again: "alt: SMP table pages
+# reused: <r> of <p> allocated again, <w> words written and read back,
+# <b> wrong" with r = p (every freed page handed out again by the
+# allocator), w = r * 512 (each 8-byte word of each page read back as
+# written) and b = 0 (nor any left unzeroed); then "smpalt: ready";
 # mode=up, online=1, switches=0. xl refuses vcpu-set 2 or the guest
 # ignores it, and the guest logs cpu/1 as beyond maxvcpus: IGNORE_SECONDS
 # later still mode=up, online=1, switches=0 and no "switched to SMP" line.
@@ -15,6 +19,7 @@
 READY="smpalt: ready"
 MAX_LINE="vcpu: maxvcpus 1"
 UP_ONCE="alt: maxvcpus is 1: UP for good"
+REUSED="alt: SMP table pages reused:"
 BOOT_TIMEOUT=60
 KEY_TIMEOUT=20
 LOG_TIMEOUT=20
@@ -22,7 +27,7 @@ IGNORE_SECONDS=3
 WORKLOAD_TIMEOUT=20
 DEMAND=300
 TO_SMP_LINE="switched to SMP"
-PAGE_BYTES=4096
+WORDS_PER_PAGE=512 # 4096-byte pages, 8-byte words
 
 # still_up WHAT: mode up, one vCPU, no switch ever, domain running.
 still_up() {
@@ -48,12 +53,23 @@ num='\([0-9][0-9]*\)'
 freed_re=".*, freed $num bytes ($num pages) of SMP tables.*"
 freed=$(echo "$line" | sed -n "s/$freed_re/\\1 \\2/p")
 [ -n "$freed" ] || fail "the UP-for-good line does not say what it freed: '$line'"
-freed_bytes=${freed% *}
 freed_pages=${freed#* }
-[ "$freed_pages" -ge 1 ] &&
-	[ "$freed_bytes" -eq $((freed_pages * PAGE_BYTES)) ] ||
-	fail "the UP-for-good line freed $freed_bytes bytes in $freed_pages pages: '$line'"
+[ "$freed_pages" -ge 1 ] || fail "the UP-for-good line freed no page: '$line'"
 log "console: $line"
+reuse=$(tr -d '\r' <"$CONSOLE_LOG" | grep -F -m1 -- "$REUSED") ||
+	fail "console lacks '$REUSED': nothing shows the freed pages in use again"
+reuse_re=".*reused: $num of $num allocated again, $num words written and read back, $num wrong.*"
+# shellcheck disable=SC2046 # four numbers on purpose
+set -- $(echo "$reuse" | sed -n "s/$reuse_re/\\1 \\2 \\3 \\4/p")
+[ $# -eq 4 ] || fail "cannot read the reuse line: '$reuse'"
+[ "$2" -eq "$freed_pages" ] ||
+	fail "the reuse line counts $2 freed pages, the UP-for-good line $freed_pages: '$reuse'"
+[ "$1" -eq "$freed_pages" ] ||
+	fail "only $1 of the $freed_pages freed pages came back from the allocator: '$reuse'"
+[ "$3" -eq $(($1 * WORDS_PER_PAGE)) ] && [ "$4" -eq 0 ] ||
+	fail "the reused pages did not read back as written ($3 words right, $4 wrong, want $(($1 * WORDS_PER_PAGE)) and 0): '$reuse'"
+log "console: $reuse"
+reused="$1 of $freed_pages freed pages allocated again, written and read back"
 # The guest's own words for the tables it gave up, e.g. "freed 8192 bytes
 # (2 pages) of SMP tables".
 tables=${line#*"$UP_ONCE"}
@@ -95,4 +111,4 @@ check_counters || fail "counters on the UP-for-good text: $CHECK_REPLY"
 alarm=$(console_alarm) && fail "guest console: $alarm"
 
 guest_destroy
-result SUCCESS "maxvcpus=1: UP for good ($tables), switches 0; ${refused:-no vcpu-set} refused by xl, cpu/1 online ignored; counters ok items=$CHECK_ITEMS"
+result SUCCESS "maxvcpus=1: UP for good ($tables; $reused), switches 0; ${refused:-no vcpu-set} refused by xl, cpu/1 online ignored; counters ok items=$CHECK_ITEMS"
