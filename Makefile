@@ -41,6 +41,7 @@ include mk/tools.mk
 include mk/bench.mk
 include mk/profile.mk
 include mk/demo.mk
+include mk/install.mk
 
 # The site checker always checks the guest kernel too, not only when it
 # happens to be built already.
