@@ -143,6 +143,7 @@ trap 'echo "xen-run: terminated" >&2; exit 143' TERM
 stage "fetch: scripts/fetch-xen.sh"
 bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1 ||
 	{ cat "$RUN_DIR/fetch.log" >&2; die "fetch-xen.sh failed"; }
+cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
 
 # --- 2. dom0 initramfs
 stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}"
