@@ -2,12 +2,14 @@
 # Input: xl create of xl-configs/smpalt.cfg (vcpus=1, maxvcpus=4).
 # Expected: console shows the "smpalt kernel" banner, then "smpalt: ready";
 # data/smpalt/mode = up, data/smpalt/online = 1, data/smpalt/sites is a
-# positive integer. Then xl destroy.
+# positive integer, data/smpalt/version = 1 (docs/xenstore.md). Then xl
+# destroy.
 
 BANNER="smpalt kernel"
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
 KEY_TIMEOUT=20
+INTERFACE_VERSION=1
 
 require_guest
 guest_create
@@ -26,6 +28,8 @@ case $sites in
 '' | *[!0-9]*) fail "data/smpalt/sites is '$sites', expected a positive integer" ;;
 esac
 [ "$sites" -gt 0 ] || fail "data/smpalt/sites is $sites, expected > 0"
+wait_for_xs data/smpalt/version $INTERFACE_VERSION $KEY_TIMEOUT ||
+	fail "data/smpalt/version is '$(xs_read_guest data/smpalt/version)', expected $INTERFACE_VERSION"
 
 guest_destroy
-result SUCCESS "banner and ready seen, mode=up online=1 sites=$sites"
+result SUCCESS "banner and ready seen, mode=up online=1 sites=$sites version=$INTERFACE_VERSION"
