@@ -42,6 +42,7 @@ include mk/bench.mk
 include mk/profile.mk
 include mk/demo.mk
 include mk/fuzz.mk
+include mk/install.mk
 
 # The site checker always checks the guest kernel too, not only when it
 # happens to be built already.

@@ -16,7 +16,7 @@
 /* Write data/smpalt/<key> = formatted value.  Returns 0 or -errno. */
 int status_publish(const char *key, const char *fmt, ...) __printf(2, 3);
 
-/* Watch control/smpalt. */
+/* Publish data/smpalt/version, then watch control/smpalt. */
 int status_init(void);
 
 /* A control/smpalt watch fired (or events were lost): act on it. */

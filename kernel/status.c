@@ -11,6 +11,13 @@
 
 #include <stdarg.h>
 
+/*
+ * data/smpalt/version: the version of the interface under data/smpalt and
+ * control/smpalt (docs/xenstore.md), raised when a key changes meaning or
+ * goes away; new keys alone do not raise it.
+ */
+#define STATUS_INTERFACE_VERSION 1u
+
 /* Longest key path and value we publish. */
 #define STATUS_PATH_MAX 64
 #define STATUS_VALUE_MAX 128
@@ -30,6 +37,8 @@ int status_publish(const char *key, const char *fmt, ...)
 
 int status_init(void)
 {
+	/* Once at boot; a failure is logged by the client and harms nothing. */
+	status_publish("version", "%u", STATUS_INTERFACE_VERSION);
 	return xs_watch(CONTROL_DIR, STATUS_CONTROL_TOKEN);
 }
 

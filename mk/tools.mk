@@ -13,7 +13,7 @@
 #
 # The autoscaler runs in dom0: scripts/mkinitramfs.sh copies it from
 # $(AUTOSCALER) (given in the environment as AUTOSCALER) into the dom0
-# initramfs at /usr/local/bin/smpalt-autoscaler. Debian's libxenstore.so.4
+# initramfs at /usr/local/sbin/smpalt-autoscaler. Debian's libxenstore.so.4
 # and libxenstat.so.4.17 there are the same version as the host's
 # (libxen-dev).
 

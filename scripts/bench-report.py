@@ -223,7 +223,8 @@ set ylabel 'microseconds'
 set yrange [0:*]
 set offsets 0.5, 0.5, 0, 0
 set grid ytics
-set key top right
+# Legends below the plot, never on the data.
+set key below horizontal
 plot 'switch-ns.dat' index 0 using 1:2 with points pt 7 title 'UP -> SMP', \\
      'switch-ns.dat' index 1 using 1:2 with points pt 5 title 'SMP -> UP'
 """, res)
@@ -246,6 +247,7 @@ set ylabel 'ns, log scale (lower is better)'
 set logscale y
 set yrange [*:*]
 set grid ytics
+set key below horizontal
 plot 'inguest.dat' using 2:xtic(1) title 'SMP form (unpatched)', \\
      '' using 3 title 'UP form (patched)'
 """, res)

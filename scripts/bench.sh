@@ -92,6 +92,8 @@ LINUX_DOMU_DIR=$linux_dir XEN_OUT=$res/xen \
 	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS" \
 	bash "$TOP/scripts/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
 	tee "$res/xen-run.txt" || xen_status=$?
+# The Xen, dom0 kernel and QEMU packages the run used (scripts/fetch-xen.sh).
+cat "$res/xen/versions.txt" >>"$res/run.txt" 2>/dev/null || true
 if [ "$xen_status" -ne 0 ]; then
 	failed=1
 	echo "xen_status=failed (exit $xen_status, see xen-run.txt)" >>"$res/run.txt"

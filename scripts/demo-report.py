@@ -6,8 +6,12 @@ Usage: scripts/demo-report.py DEMO_DIR
 Reads DEMO_DIR/xen/demo-autoscale.csv (one row a second from dom0:
 t_s,vcpus,mode,load,throughput,phase,switches) and the autoscaler's log,
 writes DEMO_DIR/demo.csv (a copy), demo.png (gnuplot: load on the left
-axis, vCPUs on the right, SMP mode as a shaded band, phases marked,
-throughput below), summary.txt, and prints the summary.
+axis with the autoscaler's scale-up and scale-down thresholds for the vCPU
+count of each moment, vCPUs on the right, SMP mode as a shaded band,
+phases marked, throughput below; legends outside the data),
+summary.txt, and prints the summary. The package versions of the run
+(DEMO_DIR/xen/versions.txt, from scripts/fetch-xen.sh) go into the
+summary.
 """
 import csv
 import os
@@ -42,6 +46,19 @@ def read_samples(path):
             except (KeyError, ValueError):
                 continue  # a key not published yet: skip the row
     return rows
+
+
+def thresholds(meta):
+    """(high %, low %) of the autoscaler's command line in the metadata."""
+    args = meta.get("autoscaler", "").split()
+    found = {}
+    for opt in ("--high", "--low"):
+        if opt in args and args.index(opt) + 1 < len(args):
+            try:
+                found[opt] = int(args[args.index(opt) + 1])
+            except ValueError:
+                pass
+    return found.get("--high"), found.get("--low")
 
 
 def read_meta(path):
@@ -87,7 +104,7 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def summarise(rows, decisions, result, meta):
+def summarise(rows, decisions, result, meta, versions):
     lines = []
     dur = rows[-1]["t"] - rows[0]["t"] + 1.0
     t_mode = {"up": 0.0, "smp": 0.0}
@@ -106,6 +123,14 @@ def summarise(rows, decisions, result, meta):
     if meta:
         lines.append("profile: %s; autoscaler %s" % (
             meta.get("profile", "?"), meta.get("autoscaler", "?")))
+    high, low = thresholds(meta)
+    if high is not None and low is not None:
+        lines.append("thresholds: scale up above %d%% x vCPUs, down below "
+                     "%d%% x vCPUs (load in %% of one vCPU)" % (high, low))
+    if versions:
+        lines.append("packages: " + "; ".join(
+            "%s %s" % (k, versions[k]) for k in
+            ("xen", "xen_tools", "dom0_kernel", "qemu") if k in versions))
     if result:
         lines.append("result: %s" % result)
     lines.append("autoscaler decisions: %d scale-up, %d scale-down"
@@ -134,9 +159,26 @@ def summarise(rows, decisions, result, meta):
     return lines
 
 
-def plot(rows, decisions, out_dir):
+def threshold_lines(high, low):
+    """gnuplot plot clauses: high% and low% of the vCPUs online, as load."""
+    out = ""
+    if high is not None:
+        out += ("     '' using 1:($2 * %d) with steps lw 1.5 dt 2 "
+                "lc rgb '#c02020' title 'scale up above %d%% x vCPUs', \\\n"
+                % (high, high))
+    if low is not None and low > 0:
+        out += ("     '' using 1:($2 * %d) with steps lw 1.5 dt 4 "
+                "lc rgb '#808080' title 'scale down below %d%% x vCPUs', "
+                "\\\n" % (low, low))
+    return out
+
+
+def plot(rows, decisions, out_dir, meta):
     vmax = max(4, max(r["vcpus"] for r in rows))
+    high, low = thresholds(meta)
     lmax = max(100, max(r["load"] for r in rows))
+    if high is not None:
+        lmax = max(lmax, high * max(r["vcpus"] for r in rows))
     lmax = (lmax // 100 + 1) * 100
     with open(os.path.join(out_dir, PLOT_DATA), "w") as f:
         f.write("# t vcpus smp load throughput\n")
@@ -173,14 +215,15 @@ set tmargin 4
 set ylabel 'load (%% of one vCPU)'
 set yrange [0:%(lmax)d]
 set y2label 'vCPUs online'
+# Two vCPUs of headroom: the vCPU steps must not lie on the threshold lines.
 set y2range [0:%(vmax1)d]
 set y2tics 1
 set ytics nomirror
 set xlabel ''
-set key outside top center horizontal samplen 2 spacing 1
+set key outside bottom center horizontal maxrows 2 samplen 2 spacing 1
 %(labels)s
 plot '%(data)s' using 1:($3 * %(lmax)d) with fillsteps fs transparent solid 0.18 noborder lc rgb '#e06020' title 'mode smp (shaded; white: up)', \\
-     '' using 1:4 with lines lw 2 lc rgb '#2060c0' title 'load (data/smpalt/load)', \\
+%(thresholds)s     '' using 1:4 with lines lw 2 lc rgb '#2060c0' title 'load (data/smpalt/load)', \\
      '' using 1:2 axes x1y2 with steps lw 3 lc rgb '#109030' title 'vCPUs online (right axis)', \\
      '%(dec)s' using 1:2 axes x1y2 with points pt 9 ps 1.6 lc rgb '#109030' title 'autoscaler decision (new count)'
 # --- bottom: throughput
@@ -194,12 +237,13 @@ set ylabel 'k items/s'
 set yrange [0:%(tputmax).1f]
 unset y2label
 unset y2tics
-set key inside top left box opaque
-plot '%(data)s' using 1:($5 / 1000) with lines lw 2 lc rgb '#7030a0' title 'throughput (work items/s, data/smpalt/throughput)'
+unset key
+set title 'throughput: work items/s (data/smpalt/throughput)' offset 0,-0.5
+plot '%(data)s' using 1:($5 / 1000) with lines lw 2 lc rgb '#7030a0' notitle
 unset multiplot
-""" % {"tmax": tmax, "lmax": lmax, "vmax1": vmax + 1,
+""" % {"tmax": tmax, "lmax": lmax, "vmax1": vmax + 2,
        "labels": "\n".join(labels), "data": PLOT_DATA,
-       "dec": DECISION_DATA,
+       "dec": DECISION_DATA, "thresholds": threshold_lines(high, low),
        "tputmax": max(1, max(r["tput"] for r in rows)) * 1.25 / 1000}
     try:
         subprocess.run(["gnuplot"], input=script, text=True, cwd=out_dir,
@@ -238,8 +282,9 @@ def main():
     meta = read_meta(os.path.join(xen, SCENARIO + ".meta"))
     offset_s = int(meta.get("autoscaler_start_cs", "0")) / CS_PER_SEC
     decisions = read_decisions(as_log, offset_s)
-    lines = summarise(rows, decisions, result, meta)
-    ok = plot(rows, decisions, out_dir)
+    versions = read_meta(os.path.join(xen, "versions.txt"))
+    lines = summarise(rows, decisions, result, meta, versions)
+    ok = plot(rows, decisions, out_dir, meta)
     lines.append("plot: %s" % (os.path.join(out_dir, "demo.png") if ok
                                else "none (gnuplot failed)"))
     lines.append("data: %s" % os.path.join(out_dir, "demo.csv"))

@@ -8,6 +8,11 @@
 # skipped. Glibc, libgcc_s and the other common libraries are taken from the
 # host by mkinitramfs.sh (the host is Debian 12 like these packages).
 #
+# The first run downloads about 75 MB (one line per package: n of N, name,
+# size) and unpacks them to about 430 MB. At the end, cache/xen/versions.txt
+# names the versions in use (Xen, dom0 kernel, and the host's QEMU), which
+# scripts/xen-run.sh copies into each run's results.
+#
 # Usage: scripts/fetch-xen.sh            (CACHE=dir overrides cache/)
 set -euo pipefail
 
@@ -74,13 +79,30 @@ resolve_dom0_kernel() {
 	echo "$pkg"
 }
 
+have_deb() {
+	compgen -G "$DEBS/${1}_*.deb" >/dev/null
+}
+
+# Size in bytes of a package's .deb in the archive (0 if unknown).
+deb_bytes() {
+	apt-cache show --no-all-versions "$1" 2>/dev/null |
+		awk '/^Size:/ { n = $2; exit } END { print n + 0 }'
+}
+
+# human BYTES: "1.4 MB", "85 kB"
+human() {
+	awk -v n="$1" 'BEGIN { if (n >= 1e6) printf "%.1f MB", n / 1e6;
+		else printf "%.0f kB", n / 1e3 }'
+}
+
 # Download one package into $DEBS unless a .deb of it is already there.
+# N_DONE of N_MISSING are done before this one (progress lines).
 download() {
-	local pkg=$1
-	if compgen -G "$DEBS/${pkg}_*.deb" >/dev/null; then
-		return 0
-	fi
-	log "downloading $pkg"
+	local pkg=$1 size
+	have_deb "$pkg" && return 0
+	n_done=$((n_done + 1))
+	size=$(deb_bytes "$pkg")
+	log "downloading $n_done of $n_missing: $pkg ($(human "$size"))"
 	# apt's sandbox user cannot write into root-owned cache folders.
 	if ! (cd "$DEBS" && apt-get download -q "$pkg" >/dev/null 2>&1); then
 		apt_update_once
@@ -107,6 +129,19 @@ flock 7
 
 kernel_pkg=$(resolve_dom0_kernel)
 all_pkgs=("${XEN_PKGS[@]}" "$kernel_pkg")
+n_missing=0
+n_done=0
+missing_bytes=0
+for p in "${all_pkgs[@]}"; do
+	have_deb "$p" && continue
+	n_missing=$((n_missing + 1))
+	missing_bytes=$((missing_bytes + $(deb_bytes "$p")))
+done
+if [ "$n_missing" -gt 0 ]; then
+	log "downloading $n_missing of ${#all_pkgs[@]} packages," \
+		"$(human "$missing_bytes") (Xen $XEN_VERSION, its tools, the dom0" \
+		"kernel; about 430 MB once unpacked) into $DEBS"
+fi
 for p in "${all_pkgs[@]}"; do
 	download "$p"
 	unpack "$p"
@@ -125,5 +160,19 @@ vmlinuz=$(compgen -G "$ROOT/boot/vmlinuz-$DOM0_KERNEL_SERIES*-amd64" | sort | ta
 ln -sf "$vmlinuz" "$XEN_CACHE/vmlinuz"
 [ -x "$ROOT/usr/lib/xen-$XEN_VERSION/bin/xl" ] || die "xl missing"
 [ -x "$ROOT/bin/busybox" ] || die "busybox missing"
+
+# What a run used, for its results (key=value; QEMU is the host's package).
+version_of_deb() {
+	local deb
+	deb=$(compgen -G "$DEBS/${1}_*.deb" | head -1)
+	dpkg-deb -f "$deb" Version
+}
+{
+	echo "xen=xen-hypervisor-$XEN_VERSION-amd64 $(version_of_deb "xen-hypervisor-$XEN_VERSION-amd64")"
+	echo "xen_tools=xen-utils-$XEN_VERSION $(version_of_deb "xen-utils-$XEN_VERSION")"
+	echo "dom0_kernel=$kernel_pkg $(version_of_deb "$kernel_pkg")"
+	echo "qemu=qemu-system-x86 $(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null || echo unknown)"
+} >"$XEN_CACHE/versions.txt.tmp"
+mv "$XEN_CACHE/versions.txt.tmp" "$XEN_CACHE/versions.txt"
 
 log "ready: $XEN_CACHE (xen, vmlinuz -> $(basename "$vmlinuz"), root/)"

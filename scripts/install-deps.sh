@@ -12,6 +12,7 @@ PKGS=(
 	libcmocka-dev libxen-dev pkg-config
 	qemu-system-x86 cpio gzip xz-utils
 	gnuplot-nox python3
+	man-db systemd
 )
 
 missing=()

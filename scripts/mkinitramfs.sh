@@ -4,14 +4,19 @@
 # Contents: busybox, the Xen tools with every shared library they need (and
 # the dynamic loader), the dom0 kernel's Xen modules, an empty xl.conf, the
 # dom0 init and library (scripts/dom0/), the xl configs (xl-configs/), the
-# scenario scripts (tests/xen/*.sh, scripts/dom0/demo-*.sh) and, when given,
-# the guest kernel at /opt/smpalt/smpalt.elf (with the test-only
-# smpalt-lostupdate.elf found beside it at /opt/smpalt/smpalt-lostupdate.elf).
+# scenario scripts (tests/xen/*.sh, scripts/dom0/demo-*.sh) and, when the
+# guest kernel and the autoscaler are given, smpalt as an administrator
+# installs it: `make install PREFIX=/usr/local DESTDIR=<initramfs root>`
+# (the kernel in /usr/local/lib/xen/boot, its xl config in /etc/xen, the
+# autoscaler in /usr/local/sbin; scripts/dom0/lib.sh names these paths),
+# and the test-only smpalt-lostupdate.elf found beside the guest kernel at
+# /opt/smpalt/smpalt-lostupdate.elf.
 #
 # Usage: scripts/mkinitramfs.sh [-o OUTPUT] [GUEST_ELF]
 #   OUTPUT     default cache/dom0-initrd.gz
-#   GUEST_ELF  also taken from the environment; without it the scenarios
-#              that need the guest report SKIP.
+#   GUEST_ELF  also taken from the environment; without it (or without
+#              the autoscaler) nothing is installed and the scenarios that
+#              need the guest report SKIP.
 # Environment: LINUX_DOMU_DIR=DIR also carries DIR/vmlinuz and DIR/initrd.gz
 # (scripts/mk-linux-domu.sh) to /opt/smpalt/linux/ for the stock-Linux
 # bench scenario; without it that scenario reports SKIP.
@@ -157,14 +162,16 @@ done
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
 install -m 0755 "$TOP/scripts/dom0/init" "$stage/init"
 install -m 0644 "$TOP/scripts/dom0/lib.sh" "$stage/opt/smpalt/lib.sh"
-cp "$TOP"/xl-configs/*.cfg "$stage/opt/smpalt/xl-configs/"
+# The harness's other guests; smpalt.cfg is installed below.
+for c in "$TOP"/xl-configs/*.cfg; do
+	[ "$(basename "$c")" = smpalt.cfg ] || cp "$c" "$stage/opt/smpalt/xl-configs/"
+done
 for s in "$TOP"/tests/xen/*.sh "$TOP"/scripts/dom0/demo*.sh; do
 	[ -f "$s" ] || continue
 	install -m 0755 "$s" "$stage/opt/smpalt/scenarios/$(basename "$s")"
 done
+# The test-only lost-update build (mk/guest.mk), when beside the guest.
 if [ -n "$GUEST_ELF" ]; then
-	install -m 0644 "$GUEST_ELF" "$stage/opt/smpalt/smpalt.elf"
-	# The test-only lost-update build (mk/guest.mk), when beside it.
 	lostupdate=$(dirname "$GUEST_ELF")/smpalt-lostupdate.elf
 	if [ -f "$lostupdate" ]; then
 		install -m 0644 "$lostupdate" "$stage/opt/smpalt/smpalt-lostupdate.elf"
@@ -179,16 +186,25 @@ if [ -n "$LINUX_DOMU_DIR" ]; then
 	done
 fi
 
-# --- dom0 tools built on the host (mk/tools.mk), linked against
-# libxenstore.so.4 (the Debian libraries copied above are the same version).
+# --- smpalt installed as on a real host (mk/install.mk), with the
+# libraries the autoscaler links (libxenstore.so.4: the Debian library
+# copied above is the same version as the host's libxen-dev).
 # AUTOSCALER from the environment, else the gcc or clang build if present.
+INSTALL_PREFIX=/usr/local
 AUTOSCALER=${AUTOSCALER:-}
 for a in "$TOP"/build/{gcc,clang}/tools/smpalt-autoscaler; do
 	[ -n "$AUTOSCALER" ] || [ ! -x "$a" ] || AUTOSCALER=$a
 done
-if [ -n "$AUTOSCALER" ]; then
-	mkdir -p "$stage/usr/local/bin"
-	copy_bin "$AUTOSCALER" usr/local/bin/smpalt-autoscaler
+installed=none
+if [ -n "$GUEST_ELF" ] && [ -n "$AUTOSCALER" ]; then
+	make -C "$TOP" --no-print-directory install PREFIX=$INSTALL_PREFIX \
+		DESTDIR="$stage" INSTALL_GUEST="$GUEST_ELF" \
+		INSTALL_AUTOSCALER="$AUTOSCALER" ||
+		die "make install into the initramfs failed"
+	for dep in $(needed_of "$stage$INSTALL_PREFIX/sbin/smpalt-autoscaler"); do
+		copy_lib "$dep"
+	done
+	installed="make install PREFIX=$INSTALL_PREFIX"
 fi
 
 mkdir -p "$(dirname "$out")"
@@ -197,4 +213,4 @@ mkdir -p "$(dirname "$out")"
 mv "$out.tmp" "$out"
 echo "mkinitramfs: $out ($(du -h "$out" | cut -f1)," \
 	"guest: ${GUEST_ELF:-none}, ${#copied[@]} libraries)"
-echo "mkinitramfs: autoscaler: ${AUTOSCALER:-none}"
+echo "mkinitramfs: autoscaler: ${AUTOSCALER:-none}; installed: $installed"

@@ -212,6 +212,17 @@ trap 'echo "xen-run: terminated" >&2; exit 143' TERM
 stage "fetch: scripts/fetch-xen.sh"
 bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1 ||
 	{ cat "$RUN_DIR/fetch.log" >&2; die "fetch-xen.sh failed"; }
+cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
+
+# The stock Linux 6.1 domU for the scenarios that compare with it or scale
+# it (its kernel is the dom0 kernel just fetched; well under a second).
+if [ -z "${LINUX_DOMU_DIR:-}" ]; then
+	stage "linux domU: scripts/mk-linux-domu.sh"
+	bash "$TOP/scripts/mk-linux-domu.sh" -o "$CACHE/linux-domu" \
+		>"$RUN_DIR/linux-domu.log" 2>&1 ||
+		{ cat "$RUN_DIR/linux-domu.log" >&2; die "mk-linux-domu.sh failed"; }
+	export LINUX_DOMU_DIR=$CACHE/linux-domu
+fi
 
 # --- 2. dom0 initramfs
 stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}"

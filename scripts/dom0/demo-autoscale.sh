@@ -13,7 +13,7 @@
 # Outcome: SUCCESS when the vCPU count changed at least twice (up and
 # down) and the guest's mode followed it; FAILURE otherwise.
 
-AUTOSCALER=/usr/local/bin/smpalt-autoscaler
+AUTOSCALER=$SMPALT_AUTOSCALER
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
 SAMPLE_TIMEOUT=20

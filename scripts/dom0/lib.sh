@@ -9,8 +9,11 @@
 # A scenario that returns without calling result is an ERROR.
 
 SMPALT_DIR=${SMPALT_DIR:-/opt/smpalt}
-SMPALT_ELF=$SMPALT_DIR/smpalt.elf
-SMPALT_CFG=$SMPALT_DIR/xl-configs/smpalt.cfg
+# smpalt itself, where `make install PREFIX=/usr/local` puts it
+# (scripts/mkinitramfs.sh): the scenarios test the installed layout.
+SMPALT_ELF=/usr/local/lib/xen/boot/smpalt.elf
+SMPALT_CFG=/etc/xen/smpalt.cfg
+SMPALT_AUTOSCALER=/usr/local/sbin/smpalt-autoscaler
 SCENARIO_DIR=$SMPALT_DIR/scenarios
 RESULTS_DIR=/run/smpalt/results
 CONSOLE_DIR=/var/log/xen/console

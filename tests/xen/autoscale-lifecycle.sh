@@ -18,7 +18,7 @@
 # The CSV and log come back as autoscale-lifecycle.csv and
 # autoscale-lifecycle-autoscaler.log in the results folder.
 
-AUTOSCALER=/usr/local/bin/smpalt-autoscaler
+AUTOSCALER=$SMPALT_AUTOSCALER
 READY="smpalt: ready"
 BOOT_TIMEOUT=30
 SAMPLE_TIMEOUT=20

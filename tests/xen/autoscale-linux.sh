@@ -18,7 +18,7 @@
 # SKIP without the Linux files (the dom0 initramfs carries them when built
 # with LINUX_DOMU_DIR set).
 
-AUTOSCALER=/usr/local/bin/smpalt-autoscaler
+AUTOSCALER=$SMPALT_AUTOSCALER
 LINUX_DIR=$SMPALT_DIR/linux
 LINUX_CFG=$SMPALT_DIR/xl-configs/linux.cfg
 # Keep in step with extra= in xl-configs/linux.cfg.

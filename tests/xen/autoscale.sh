@@ -19,7 +19,7 @@
 # The CSV and the autoscaler's log come back as autoscale.csv and
 # autoscale-autoscaler.log in the results folder.
 
-AUTOSCALER=/usr/local/bin/smpalt-autoscaler
+AUTOSCALER=$SMPALT_AUTOSCALER
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
 SAMPLE_TIMEOUT=20

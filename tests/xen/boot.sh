@@ -2,14 +2,15 @@
 # Input: xl create of xl-configs/smpalt.cfg (vcpus=1, maxvcpus=4).
 # Expected: console shows the "smpalt kernel" banner, then "smpalt: ready";
 # data/smpalt/mode = up, data/smpalt/online = 1, data/smpalt/sites is a
-# positive integer; Xen's count of online vCPUs (xl vcpu-list) is 1 as
-# well (check_xen_view); no alarming console line (console_alarm). Then
-# xl destroy.
+# positive integer, data/smpalt/version = 1 (docs/xenstore.md); Xen's
+# count of online vCPUs (xl vcpu-list) is 1 as well (check_xen_view); no
+# alarming console line (console_alarm). Then xl destroy.
 
 BANNER="smpalt kernel"
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
 KEY_TIMEOUT=20
+INTERFACE_VERSION=1
 
 require_guest
 guest_create
@@ -28,8 +29,10 @@ case $sites in
 '' | *[!0-9]*) fail "data/smpalt/sites is '$sites', expected a positive integer" ;;
 esac
 [ "$sites" -gt 0 ] || fail "data/smpalt/sites is $sites, expected > 0"
+wait_for_xs data/smpalt/version $INTERFACE_VERSION $KEY_TIMEOUT ||
+	fail "data/smpalt/version is '$(xs_read_guest data/smpalt/version)', expected $INTERFACE_VERSION"
 check_xen_view "boot"
 alarm=$(console_alarm) && fail "guest console: $alarm"
 
 guest_destroy
-result SUCCESS "banner and ready seen, mode=up online=1 sites=$sites"
+result SUCCESS "banner and ready seen, mode=up online=1 sites=$sites version=$INTERFACE_VERSION"

@@ -1,0 +1,57 @@
+# Install on a Xen dom0 (Debian 12). Included by the top-level Makefile
+# after mk/guest.mk (GUEST_ELF) and mk/tools.mk (AUTOSCALER).
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=]   the autoscaler, the guest
+#                       kernel, an xl config for it, the man page, the
+#                       systemd unit and its /etc/default file, the docs
+#   make uninstall      remove exactly what install put there (the list is
+#                       $(PKGDATADIR)/install-manifest); same PREFIX, DESTDIR
+# Details: docs/real-host.md. The work is done by scripts/install.sh.
+
+PREFIX         ?= /usr/local
+SBINDIR        ?= $(PREFIX)/sbin
+DATADIR        ?= $(PREFIX)/share
+MANDIR         ?= $(DATADIR)/man
+DOCDIR         ?= $(DATADIR)/doc/smpalt
+PKGDATADIR     ?= $(DATADIR)/smpalt
+# PV guest kernels have no fixed home on Debian: xen-utils-4.17 keeps its
+# own firmware in the versioned /usr/lib/xen-4.17/boot (replaced on a Xen
+# upgrade), and /var/lib/xen holds the toolstack's run-time state. The
+# upstream Xen name for boot images, lib/xen/boot, under PREFIX stays put
+# across Xen upgrades and belongs to no package.
+XENBOOTDIR     ?= $(PREFIX)/lib/xen/boot
+# Configuration lives in /etc whatever the prefix: that is where xl's
+# domain configs (/etc/xen) and systemd's EnvironmentFile (/etc/default)
+# are looked for on Debian.
+SYSCONFDIR     ?= /etc
+XLCONFDIR      ?= $(SYSCONFDIR)/xen
+# systemd reads units from /usr/local/lib/systemd/system as well as from
+# /usr/lib/systemd/system.
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+DESTDIR        ?=
+
+# What is installed: by default the build of $(CC); the harness passes the
+# files it was given.
+INSTALL_GUEST      ?= $(GUEST_ELF)
+INSTALL_AUTOSCALER ?= $(AUTOSCALER)
+
+INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' SBINDIR='$(SBINDIR)' \
+	XENBOOTDIR='$(XENBOOTDIR)' XLCONFDIR='$(XLCONFDIR)' \
+	SYSCONFDIR='$(SYSCONFDIR)' MANDIR='$(MANDIR)' \
+	SYSTEMDUNITDIR='$(SYSTEMDUNITDIR)' DOCDIR='$(DOCDIR)' \
+	PKGDATADIR='$(PKGDATADIR)'
+
+.PHONY: install uninstall test-install
+
+install: $(INSTALL_GUEST) $(INSTALL_AUTOSCALER)
+	@$(INSTALL_ENV) GUEST_ELF='$(INSTALL_GUEST)' \
+		AUTOSCALER='$(INSTALL_AUTOSCALER)' \
+		bash $(TOP)/scripts/install.sh install
+
+uninstall:
+	@$(INSTALL_ENV) bash $(TOP)/scripts/install.sh uninstall
+
+# install into a temporary DESTDIR, check the tree, uninstall
+# (tests/install/check-install.sh); the last line is "N passed, N failed"
+test-install: $(GUEST_ELF) $(AUTOSCALER)
+	@bash $(TOP)/tests/install/check-install.sh
