@@ -105,7 +105,7 @@ static void smp_free_stack(unsigned int id, char *guard)
  * each failure in a row (2 s up to 64 s), so that the reconcile, which looks
  * every 1-2 s, does not call Xen and log every time.
  */
-static void smp_init_failed(struct vcpu_local *v, long rc)
+static void smp_init_failed(struct vcpu_local *v, const char *what, long rc)
 {
 	unsigned int shift = v->init_failures < SMP_INIT_BACKOFF_MAX_SHIFT
 				     ? v->init_failures
@@ -114,9 +114,9 @@ static void smp_init_failed(struct vcpu_local *v, long rc)
 
 	v->init_failures++;
 	v->init_retry_at = time_now_ns() + wait;
-	pr_err("vcpu: VCPUOP_initialise(%u): %ld (failure %u): not tried again "
-	       "for %llu s\n",
-	       v->id, rc, v->init_failures,
+	pr_err("vcpu: %s for vCPU %u: %ld (failure %u in a row): not tried "
+	       "again for %llu s\n",
+	       what, v->id, rc, v->init_failures,
 	       (unsigned long long)(wait / NSEC_PER_SEC));
 }
 
@@ -130,8 +130,7 @@ static int smp_initialise(unsigned int id)
 
 	v->id = id;
 	if (!guard) {
-		pr_err("vcpu: no stack for vCPU %u\n", id);
-		smp_init_failed(v, -ENOMEM);
+		smp_init_failed(v, "no stack", -ENOMEM);
 		return -ENOMEM;
 	}
 	rc = hyp_update_va_mapping((unsigned long)guard, 0,
@@ -166,7 +165,7 @@ static int smp_initialise(unsigned int id)
 
 	rc = hyp_vcpu_op(VCPUOP_initialise, id, &smp_ctxt);
 	if (rc && rc != -EEXIST) {
-		smp_init_failed(v, rc);
+		smp_init_failed(v, "VCPUOP_initialise", rc);
 		smp_free_stack(id, guard);
 		v->stack_lo = v->stack_hi = 0;
 		return (int)rc;
