@@ -50,10 +50,8 @@ wait_step 2 1 "" $STEP_TIMEOUT ||
 	fail "vcpu-set 2: after ${STEP_TIMEOUT}s online='$ONLINE' switches='$SWITCHES', expected online 2 and switches 1"
 up_ms=$(((SEEN_CS - start) * CS_TO_MS))
 [ "$MODE" = smp ] || fail "vcpu-set 2: online=2 but mode is '$MODE'"
-grep -qF "$SLOW_LINE" "$CONSOLE_LOG" ||
-	fail "vcpu-set 2: online=2 after $up_ms ms but no '$SLOW_LINE' line: vCPU 1 was not late (knob $KNOB)"
 check_xen_view "vcpu-set 2, vCPU 1 not reporting yet"
-note "vcpu-set 2: vCPU 1 counted online while silent, online=2 mode=smp after $up_ms ms"
+log "vcpu-set 2: online=2 mode=smp after $up_ms ms"
 
 # Down while vCPU 1 is still silent: watch mode against Xen's view.
 start=$(uptime_cs)
@@ -79,6 +77,9 @@ done
 down_ms=$((($(uptime_cs) - start) * CS_TO_MS))
 log "vcpu-set 1: $polls polls, $polls_xen2 with Xen at 2 vCPUs, online=1 mode=up after $down_ms ms"
 
+# The console file may trail the keys: wait a little for the slow line.
+wait_for_console "$SLOW_LINE" 10 ||
+	fail "online=2 after vcpu-set 2 ($up_ms ms) but no '$SLOW_LINE' line: vCPU 1 was not late (knob $KNOB)"
 read_switch_state 2 "" $STEP_TIMEOUT ||
 	fail "after vcpu-set 1: switches is '$SWITCHES', expected 2"
 check_xen_view "after vcpu-set 1"
