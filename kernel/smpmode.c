@@ -47,8 +47,7 @@ static bool smpmode_ready;
  * text stays UP and nothing may switch (or read the tables) again.
  */
 static bool smpmode_tables_freed;
-/* Switches refused because Xen reported a secondary up (data/smpalt/refused).
- */
+/* Switches refused: Xen reported a secondary up (data/smpalt/refused). */
 static uint64_t smpmode_refused;
 
 /*
@@ -368,7 +367,7 @@ int smpmode_up_for_good(void)
 	struct alt_report rep;
 	size_t freeable;
 	unsigned long was;
-	int rc;
+	int rc, close_rc;
 
 	if (!smpmode_ready)
 		return -ENODEV;
@@ -379,14 +378,10 @@ int smpmode_up_for_good(void)
 	 */
 	was = vcpu_events_mask();
 	rc = mm_text_open();
+	close_rc = 0;
 	if (!rc) {
-		int close_rc;
-
 		rc = alt_apply_up_once(&smpmode_engine, &freeable, &rep);
 		close_rc = mm_text_close();
-		/* Logged by mm.c; the tables are not freed either way then. */
-		if (!rc && close_rc)
-			return close_rc;
 	} else {
 		rep = (struct alt_report){.error = rc,
 					  .reason = "no text alias"};
@@ -402,7 +397,13 @@ int smpmode_up_for_good(void)
 	 * change hands.
 	 */
 	smpmode_tables_freed = true;
-	return smpmode_free_tables(freeable);
+	rc = smpmode_free_tables(freeable);
+	/*
+	 * The text is UP for good either way; an alias left mapped (mm.c
+	 * logged it) is still an error to report.  The tables lie outside
+	 * the text, so freeing them does not depend on it.
+	 */
+	return close_rc ? close_rc : rc;
 }
 
 /* Run the canary once and check that it added its step. */
