@@ -18,7 +18,6 @@
 #include "vcpu.h"
 
 /* Flags of a normal data mapping and of an upper-level table entry. */
-#define PTE_KERNEL_RW (PTE_PRESENT | PTE_RW | PTE_ACCESSED | PTE_DIRTY)
 #define PTE_KERNEL_RO (PTE_PRESENT | PTE_ACCESSED)
 #define PTE_TABLE (PTE_PRESENT | PTE_RW | PTE_USER | PTE_ACCESSED | PTE_DIRTY)
 
@@ -313,6 +312,12 @@ static size_t mm_text_pages(void)
 	return (size_t)(__text_end - __text_start) / PAGE_SIZE;
 }
 
+/*
+ * The alias is only ever written through, never executed: map it NX, so
+ * that a stray jump into the writable copy faults instead of running it.
+ */
+#define MM_ALIAS_PTE (PTE_KERNEL_RW | PTE_NX)
+
 /* Point every alias entry at its text page (open) or at nothing. */
 static int mm_alias_set(bool open)
 {
@@ -324,7 +329,7 @@ static int mm_alias_set(bool open)
 		mm_batch[i].val =
 			open ? (mm_machine_addr(__text_start + i * PAGE_SIZE) &
 				PTE_ADDR_MASK) |
-					PTE_KERNEL_RW
+					MM_ALIAS_PTE
 			     : 0;
 	}
 	return mm_flush_updates(mm_batch, (unsigned int)n,
@@ -344,19 +349,32 @@ int mm_text_open(void)
 	return 0;
 }
 
-void mm_text_close(void)
+int mm_text_close(void)
 {
 	struct mmuext_op flush = {.cmd = MMUEXT_TLB_FLUSH_LOCAL};
+	int rc;
 
 	if (!mm_alias_open)
-		return;
-	mm_alias_set(false);
+		return 0;
+	rc = mm_alias_set(false);
 	/*
-	 * mmu_update does not flush: drop the alias from this vCPU's TLB.
-	 * No other vCPU ever touched the window, so a local flush is all.
+	 * mmu_update does not flush: drop the alias from this vCPU's TLB
+	 * (also after a failure: Xen may have cleared some entries).  No
+	 * other vCPU ever touched the window, so a local flush is all.
 	 */
 	hyp_mmuext_op(&flush, 1, NULL, DOMID_SELF);
+	if (rc) {
+		/*
+		 * Some alias entries may still map the text writable: stay
+		 * "open" so that the next close tries again, and say so.
+		 */
+		pr_err("mm: text alias not closed: %d; the text stays "
+		       "writable through it\n",
+		       rc);
+		return rc;
+	}
 	mm_alias_open = false;
+	return 0;
 }
 
 int mm_text_write(void *dst, const void *src, size_t len)
@@ -384,7 +402,7 @@ int mm_text_write(void *dst, const void *src, size_t len)
 	for (k = 0; k < len; k++)
 		alias[k] = from[k];
 	if (!was_open)
-		mm_text_close();
+		return mm_text_close();
 	return 0;
 }
 

@@ -310,9 +310,22 @@ int hotplug_plan(hotplug_mask_t current, hotplug_mask_t target,
 	hotplug_mask_t tgt = target & ~boot;  /* secondaries wanted */
 
 	plan->nr_steps = 0;
-	/* UP text with secondaries running: no switch can be made safely. */
-	if (!text_is_smp && cur)
-		return -XEN_EINVAL;
+	if (!text_is_smp && cur) {
+		/*
+		 * UP text with secondaries running: unsafe, and no switch may
+		 * be made while they run.  Back to safety first: every one
+		 * down and confirmed, so that vCPU 0 is alone with its UP
+		 * text; then, if secondaries are wanted, the usual UP -> SMP
+		 * path (switch while alone, then bring them up).
+		 */
+		hotplug_add_each(plan, HOTPLUG_VCPU_DOWN, cur);
+		hotplug_add_each(plan, HOTPLUG_WAIT_DOWN, cur);
+		if (tgt) {
+			hotplug_add_step(plan, HOTPLUG_SWITCH_TO_SMP, 0);
+			hotplug_add_each(plan, HOTPLUG_VCPU_UP, tgt);
+		}
+		return -XEN_EAGAIN;
+	}
 
 	if (!tgt) {
 		/* Down to vCPU 0: all down and confirmed before SMP -> UP. */

@@ -5,11 +5,17 @@
  * On any change under cpu/ we re-read every cpu/<i>/availability
  * (i < maxvcpus), let hotplug_target() and hotplug_plan() decide, and run
  * the plan in order, stopping at the first failure: the next event plans
- * again from the state actually reached.  The plan guarantees the engine's
- * rule: the text switches only while vCPU 0 alone runs.
+ * again from the state actually reached.
+ *
+ * vcpu_online is what Xen runs: each reconcile first brings it in line with
+ * VCPUOP_is_up (vcpu_watch_sync_xen()), so that a vCPU started but slow to
+ * report, or one gone down late, is planned from where it really is.  The
+ * plans order switches while vCPU 0 runs alone; smpmode_switch() checks
+ * that with Xen again and refuses otherwise (data/smpalt/refused).
  */
 #include "vcpu_watch.h"
 #include "errno.h"
+#include "hypercall.h"
 #include "hotplug.h"
 #include "printk.h"
 #include "status.h"
@@ -58,6 +64,8 @@ void vcpu_watch_publish(void)
 	status_publish("sites", "%zu", vcpu_last_switch.sites);
 	status_publish("last-switch-ns", "%llu",
 		       (unsigned long long)vcpu_last_switch.ns);
+	status_publish("refused", "%llu",
+		       (unsigned long long)smpmode_refusals());
 }
 
 int vcpu_watch_init(const struct smpmode_result *boot)
@@ -85,6 +93,42 @@ static void vcpu_watch_read(const char *avail[],
 			avail[i] = values[i];
 		else if (rc == -ERANGE)
 			avail[i] = "(too long)"; /* reported as a bad value */
+	}
+}
+
+/*
+ * Bring vcpu_online in line with Xen's VCPUOP_is_up for every secondary:
+ * up in Xen is online (it runs guest code whatever our bookkeeping says),
+ * down in Xen is not (a vCPU asked down that went after its wait).  The
+ * plan then starts from what really runs.  The caller publishes a change.
+ */
+static void vcpu_watch_sync_xen(void)
+{
+	unsigned int id;
+
+	for (id = 1; id < vcpu_max; id++) {
+		hotplug_mask_t bit = HOTPLUG_VCPU_BIT(id);
+		long rc = hyp_vcpu_op(VCPUOP_is_up, id, NULL);
+
+		if (rc > 0 && !(vcpu_online & bit)) {
+			vcpu_online |= bit;
+			printk("vcpu: vCPU %u is up in Xen (VCPUOP_is_up): "
+			       "counted online\n",
+			       id);
+		} else if (rc == 0 && (vcpu_online & bit)) {
+			vcpu_online &= ~bit;
+			if (vcpu_leaving & bit)
+				printk("vcpu: vCPU %u offline\n", id);
+			else
+				printk("vcpu: vCPU %u is down in Xen "
+				       "(VCPUOP_is_up): counted offline\n",
+				       id);
+			vcpu_leaving &= ~bit;
+		}
+		/*
+		 * rc < 0: Xen cannot say; keep our account (a switch
+		 * refuses on its own while Xen cannot say).
+		 */
 	}
 }
 
@@ -142,36 +186,65 @@ static int vcpu_watch_step(const struct hotplug_step *s)
 	return -EINVAL;
 }
 
+/* vCPUs whose VCPUOP_initialise failed and that are backing off. */
+static hotplug_mask_t vcpu_watch_unusable(void)
+{
+	hotplug_mask_t m = 0;
+	unsigned int i;
+
+	for (i = 1; i < vcpu_max; i++)
+		if (!vcpu_usable(i))
+			m |= HOTPLUG_VCPU_BIT(i);
+	return m;
+}
+
 static void vcpu_watch_reconcile(bool quiet)
 {
 	static char values[HOTPLUG_MAX_VCPUS][VCPU_WATCH_VALUE_MAX];
 	const char *avail[HOTPLUG_MAX_VCPUS];
 	static struct hotplug_plan plan;
-	hotplug_mask_t target;
+	hotplug_mask_t target, online_before = vcpu_online;
+	uint64_t refused_before = smpmode_refusals();
 	unsigned int i;
 	int rc;
 
+	vcpu_watch_sync_xen();
 	vcpu_watch_read(avail, values);
 	rc = hotplug_target(vcpu_max, vcpu_online, avail, vcpu_watch_report,
 			    &quiet, &target);
 	if (rc)
 		pr_err("hotplug: bad state (maxvcpus %u, online %#x): %d\n",
 		       vcpu_max, vcpu_online, rc);
+	/*
+	 * A vCPU whose VCPUOP_initialise failed is not tried again before
+	 * its back-off ends (smp.c): leave it out rather than fail the plan
+	 * every 1-2 s.  It is never online, so this only drops an UP step.
+	 */
+	target &= ~(vcpu_watch_unusable() & ~vcpu_online);
 	rc = hotplug_plan(vcpu_online, target,
 			  smpmode_current() == ALT_MODE_SMP, &plan);
-	if (rc) {
+	if (rc == -EAGAIN)
+		pr_err("hotplug: bad state: UP text with vCPUs %#x up in Xen: "
+		       "taking them down first\n",
+		       vcpu_online & ~HOTPLUG_VCPU_BIT(HOTPLUG_BOOT_VCPU));
+	else if (rc) {
 		pr_err("hotplug: no safe plan from %#x to %#x: %d\n",
 		       vcpu_online, target, rc);
 		return;
 	}
 	for (i = 0; i < plan.nr_steps; i++) {
-		rc = vcpu_watch_step(&plan.steps[i]);
-		if (rc) {
+		const struct hotplug_step *s = &plan.steps[i];
+
+		rc = vcpu_watch_step(s);
+		if (!rc)
+			continue;
+		/* A refused switch already logged its one line (smpmode.c). */
+		if (rc != -EBUSY || (s->action != HOTPLUG_SWITCH_TO_UP &&
+				     s->action != HOTPLUG_SWITCH_TO_SMP))
 			pr_err("hotplug: step %s vCPU %u failed: %d (%s)\n",
-			       hotplug_action_str(plan.steps[i].action),
-			       plan.steps[i].vcpu, rc, errno_name(rc));
-			break;
-		}
+			       hotplug_action_str(s->action), s->vcpu, rc,
+			       errno_name(rc));
+		break;
 	}
 	/*
 	 * A plan that keeps secondaries asks some to go down without a
@@ -181,7 +254,13 @@ static void vcpu_watch_reconcile(bool quiet)
 		if ((vcpu_leaving & HOTPLUG_VCPU_BIT(i)) &&
 		    vcpu_watch_confirm_down(i))
 			pr_err("hotplug: vCPU %u asked down, still up\n", i);
-	if (plan.nr_steps)
+	/*
+	 * Publish whenever something changed: steps ran, the online set moved
+	 * without a step (a late confirm-down, Xen's view taken in), or a
+	 * switch was refused.
+	 */
+	if (plan.nr_steps || vcpu_online != online_before ||
+	    smpmode_refusals() != refused_before)
 		vcpu_watch_publish();
 }
 
@@ -227,9 +306,9 @@ uint64_t vcpu_watch_poll(void)
 		vcpu_watch_reconcile(true);
 		now = time_now_ns();
 		vcpu_watch_next_recheck =
-			now + (now < vcpu_watch_active_until ?
-				       VCPU_WATCH_RECHECK_NS :
-				       VCPU_WATCH_IDLE_RECHECK_NS);
+			now + (now < vcpu_watch_active_until
+				       ? VCPU_WATCH_RECHECK_NS
+				       : VCPU_WATCH_IDLE_RECHECK_NS);
 	}
 	return vcpu_watch_next_recheck;
 }

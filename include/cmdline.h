@@ -24,4 +24,17 @@ int cmdline_get_ulong(const char *key, unsigned long *val);
 /* True if key is present with a non-zero number (or no value at all). */
 bool cmdline_get_bool(const char *key);
 
+/*
+ * Test-only fault knobs.  Never set in production; scenarios use them to
+ * provoke a rare timing on purpose, and the guest logs "TEST ONLY" when one
+ * is active.
+ *
+ * smpalt.test.late_alive_ms=N: every secondary, each time it comes up,
+ * spins N ms in its own loop after it really runs (Xen reports it up)
+ * before it reports alive to vCPU 0.  With N beyond vCPU 0's bring-up wait
+ * this is a vCPU that VCPUOP_up started but that looks late (tests/xen/
+ * late-vcpu.sh).
+ */
+#define CMDLINE_TEST_LATE_ALIVE_MS "smpalt.test.late_alive_ms"
+
 #endif /* SMPALT_CMDLINE_H */

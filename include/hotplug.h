@@ -145,8 +145,11 @@ struct hotplug_step {
 	unsigned vcpu; /* for UP, DOWN, WAIT_DOWN; 0 for the switches */
 };
 
-/* A switch, every secondary down and waited for, a switch. */
-#define HOTPLUG_PLAN_MAX_STEPS (2 * HOTPLUG_MAX_VCPUS + 2)
+/*
+ * The longest plan: UP text with every secondary online and wanted (every
+ * one down, waited for, a switch, every one up again): 3 * 31 + 1.
+ */
+#define HOTPLUG_PLAN_MAX_STEPS (3 * HOTPLUG_MAX_VCPUS)
 
 struct hotplug_plan {
 	unsigned nr_steps;
@@ -163,8 +166,14 @@ struct hotplug_plan {
  *     then SWITCH_TO_UP if the text is SMP (also when nothing was online:
  *     that finishes a switch that failed before).
  *   - Otherwise DOWN for each vCPU leaving, then UP for each one coming.
- * Returns 0, or -XEN_EINVAL (plan empty) if the text is UP while
- * secondaries are online: no switch is safe then, the caller logs it.
+ *   - The text is UP while secondaries are online (unsafe; never planned,
+ *     but a vCPU the kernel lost track of can lead there): DOWN for each
+ *     of them, then WAIT_DOWN for each, so that vCPU 0 is alone with its
+ *     UP text again; then, if secondaries are wanted, SWITCH_TO_SMP and UP
+ *     for each wanted one (all of them: none is online any more).  No
+ *     switch comes before the WAIT_DOWN steps.  Returns -XEN_EAGAIN with
+ *     this plan filled: the caller logs the unsafe state and runs it.
+ * Returns 0 otherwise (the plan may be empty: nothing to do).
  */
 int hotplug_plan(hotplug_mask_t current, hotplug_mask_t target,
 		 bool text_is_smp, struct hotplug_plan *plan);

@@ -22,6 +22,8 @@
 #define PTE_PSE (1ULL << 7)
 #define PTE_NX (1ULL << 63)
 #define PTE_ADDR_MASK 0x000ffffffffff000ULL
+/* A kernel data page: present, writable, already accessed and dirty. */
+#define PTE_KERNEL_RW (PTE_PRESENT | PTE_RW | PTE_ACCESSED | PTE_DIRTY)
 
 #define PT_ENTRIES 512
 #define PT_LEVEL_BITS 9
@@ -50,12 +52,15 @@ uint64_t mm_lookup_pte(const void *va);
 /*
  * The text, read-only, is written only through a writable alias of all of
  * it in a 2 MiB window of its own (one L1 table, above mapped memory).
- * mm_text_open() maps the window (one batched mmu_update), mm_text_close()
- * unmaps it and flushes this vCPU's TLB.  Only one vCPU may patch at a
- * time, and only that vCPU ever touches the window.
+ * mm_text_open() maps the window (one batched mmu_update, writable and
+ * NX: it is data, never executed), mm_text_close() unmaps it and flushes
+ * this vCPU's TLB; it returns the mmu_update error (logged) if the window
+ * could not be unmapped, and then stays open for the next close to retry.
+ * Only one vCPU may patch at a time, and only that vCPU ever touches the
+ * window.
  */
 int mm_text_open(void);
-void mm_text_close(void);
+int mm_text_close(void);
 
 /*
  * Write len bytes at dst inside [__text_start, __text_end) through the

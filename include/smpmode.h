@@ -22,10 +22,17 @@ struct smpmode_result {
 int smpmode_init(void);
 
 /*
- * Switch the text to `to`.  Only while exactly one vCPU runs; masks
- * events on this vCPU around the rewrite.  Logs failures once.
+ * Switch the text to `to`, from vCPU 0.  Masks events on this vCPU around
+ * the rewrite.  Enforces the engine's rule itself: unless `to` is already
+ * the current mode, it asks Xen (VCPUOP_is_up) about every secondary id
+ * 1..vcpu_max-1 and refuses the switch, in either direction, if one is up
+ * or Xen cannot say: -EBUSY, nothing written, one "refused" log line, one
+ * more in smpmode_refusals().  Logs other failures once too.
  */
 int smpmode_switch(enum alt_mode to, struct smpmode_result *res);
+
+/* Switches refused since boot because a secondary was up. */
+uint64_t smpmode_refusals(void);
 
 /*
  * maxvcpus == 1: switch to UP and drop the SMP tables (later switches

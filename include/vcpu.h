@@ -6,7 +6,7 @@
  * Each vCPU finds its own struct vcpu_local through its GS base (set with
  * set_segment_base when it comes up); vcpu_self() is one %gs load.
  * vCPU 0 is the control thread: it runs init, the xenstore client and the
- * watches.  Secondaries (issue 5) get their stack from the page allocator
+ * watches.  Secondaries get their stack from the page allocator
  * and their GS base, trap table and callbacks before they unmask events.
  */
 #ifndef SMPALT_VCPU_H
@@ -45,6 +45,9 @@ struct vcpu_local {
 	volatile bool alive;
 	/* VCPUOP_initialise done (it succeeds once per vCPU). */
 	bool initialised;
+	/* Failed VCPUOP_initialise calls in a row, and when to try again. */
+	unsigned int init_failures;
+	uint64_t init_retry_at;
 };
 
 extern struct vcpu_local vcpu_locals[VCPU_MAX];
@@ -99,16 +102,25 @@ extern unsigned int vcpu_max;
 unsigned int vcpu_probe_max(void);
 
 /*
- * Secondary vCPUs, driven by vCPU 0 only.
+ * Secondary vCPUs, driven by vCPU 0 only.  All return 0 or -errno and log
+ * failures.
+ *
  * vcpu_bring_up(): VCPUOP_initialise the first time (own stack, GS base,
- * same page tables), VCPUOP_up, then wait until the vCPU runs its loop.
+ * same page tables), VCPUOP_up, then wait (up to 10 s) until the vCPU runs
+ * its loop.  0 means Xen runs the vCPU (VCPUOP_is_up): the caller counts
+ * it online.  That includes a vCPU still silent after the wait (logged as
+ * slow; it reports later) and one that was already up in Xen (not started
+ * again).  A failed VCPUOP_initialise frees the stack pages and makes the
+ * vCPU unusable for a back-off (2 s doubling to 64 s): -EAGAIN until then.
  * vcpu_request_down(): ask it to VCPUOP_down itself (it resumes at that
  * point when brought up again).  vcpu_wait_down(): until VCPUOP_is_up
- * says 0.  All return 0 or -errno and log failures.
+ * says 0 (up to 5 s).
  */
 int vcpu_bring_up(unsigned int id);
 int vcpu_request_down(unsigned int id);
 int vcpu_wait_down(unsigned int id);
+/* False while a failed VCPUOP_initialise backs off (see above). */
+bool vcpu_usable(unsigned int id);
 /* Wake a secondary from its idle block (an IPI event). */
 void vcpu_kick(unsigned int id);
 

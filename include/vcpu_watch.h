@@ -31,7 +31,11 @@ bool vcpu_watch_handle(const char *path, const char *token);
  */
 uint64_t vcpu_watch_poll(void);
 
-/* Publish mode, online, switches, sites and last-switch-ns. */
+/*
+ * Publish mode, online, switches, sites, last-switch-ns and refused (the
+ * switches smpmode_switch() refused because Xen reported a secondary up;
+ * "0" from the boot publish on).
+ */
 void vcpu_watch_publish(void);
 
 #endif /* SMPALT_VCPU_WATCH_H */

@@ -9,6 +9,7 @@
 #include "smpmode.h"
 #include "atomic.h"
 #include "errno.h"
+#include "hypercall.h"
 #include "kernel.h"
 #include "mm.h"
 #include "printk.h"
@@ -46,6 +47,8 @@ static bool smpmode_ready;
  * text stays UP and nothing may switch (or read the tables) again.
  */
 static bool smpmode_tables_freed;
+/* Switches refused: Xen reported a secondary up (data/smpalt/refused). */
+static uint64_t smpmode_refused;
 
 /*
  * The canary: one LOCK_PREFIX site and one alternative_smp site, written
@@ -196,12 +199,76 @@ int smpmode_init(void)
 	return 0;
 }
 
+uint64_t smpmode_refusals(void)
+{
+	return smpmode_refused;
+}
+
+/*
+ * The first secondary Xen reports up (VCPUOP_is_up), 0 if every id in
+ * 1..vcpu_max-1 is down, or -errno if Xen could not answer for one (then
+ * nobody can say that the vCPU is down).
+ */
+static int smpmode_secondary_up(void)
+{
+	unsigned int id;
+
+	for (id = 1; id < vcpu_max; id++) {
+		long rc = hyp_vcpu_op(VCPUOP_is_up, id, NULL);
+
+		if (rc > 0)
+			return (int)id;
+		if (rc < 0)
+			return (int)rc;
+	}
+	return 0;
+}
+
+/*
+ * The engine's rule, enforced here rather than trusted to the caller: a
+ * switch rewrites lock prefixes and multi-byte alternative_smp sites, which
+ * is safe only while no other vCPU can execute them.  Both directions are
+ * refused while Xen says a secondary is up:
+ *   - SMP -> UP: UP text must never run on two vCPUs.  Nothing is
+ *     written; the text stays SMP, the safe form.
+ *   - UP -> SMP (the text is UP while a secondary runs, which the plans
+ *     never do): the lock prefixes alone could go back to SMP form (1-byte
+ *     writes cannot be torn), but the alternative_smp sites cannot be
+ *     rewritten under a running vCPU, and the engine verifies every site
+ *     against one mode, so a half switch would break every later one.
+ *     Nothing is written; the caller must take the secondaries down first
+ *     (hotplug_plan() puts DOWN and WAIT_DOWN before SWITCH_TO_SMP then).
+ * Checked once before the write: only vCPU 0 ever calls VCPUOP_up, and it
+ * is busy here until the switch is over, so no secondary can come up in
+ * between (Xen never starts a PV guest's vCPU by itself).
+ * Returns 0, or -EBUSY after one log line (counted in smpmode_refused).
+ */
+static int smpmode_check_alone(enum alt_mode to)
+{
+	int up = smpmode_secondary_up();
+
+	if (!up)
+		return 0;
+	smpmode_refused++;
+	if (up > 0)
+		pr_err("alt: switch to %s refused: vCPU %d is up "
+		       "(VCPUOP_is_up); nothing written, the text stays %s\n",
+		       to == ALT_MODE_UP ? "UP" : "SMP", up,
+		       smpmode_name(smpmode_current()));
+	else
+		pr_err("alt: switch to %s refused: VCPUOP_is_up failed: %d "
+		       "(%s); nothing written, the text stays %s\n",
+		       to == ALT_MODE_UP ? "UP" : "SMP", up, errno_name(up),
+		       smpmode_name(smpmode_current()));
+	return -EBUSY;
+}
+
 int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 {
 	struct alt_report rep;
 	unsigned long was;
 	uint64_t t0, t1;
-	int rc;
+	int rc, close_rc;
 
 	if (!smpmode_ready)
 		return -ENODEV;
@@ -218,18 +285,25 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 				    &rep);
 		return -ALT_ESTALE;
 	}
+	/* Switching to the current mode writes nothing: no check needed. */
+	if (to != smpmode_current()) {
+		rc = smpmode_check_alone(to);
+		if (rc)
+			return rc;
+	}
 	/*
-	 * The caller guarantees that exactly one vCPU runs (the engine's
-	 * rule); masking events here makes sure this vCPU itself is not
-	 * interrupted in the middle of a site it is rewriting.
+	 * Only vCPU 0 runs (checked just above, with Xen); masking events
+	 * here makes sure this vCPU itself is not interrupted in the middle
+	 * of a site it is rewriting.
 	 */
 	was = vcpu_events_mask();
 	t0 = time_now_ns();
 	/* One mapping of the whole text for all the writes of the switch. */
 	rc = mm_text_open();
+	close_rc = 0;
 	if (!rc) {
 		rc = alt_switch(&smpmode_engine, to, &rep);
-		mm_text_close();
+		close_rc = mm_text_close();
 	} else {
 		rep = (struct alt_report){.error = rc,
 					  .reason = "no text alias"};
@@ -242,6 +316,14 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 						      : "switch to SMP",
 				    &rep);
 		return rc;
+	}
+	if (close_rc) {
+		/* The text did switch; mm.c logged the alias left open. */
+		pr_err("alt: switch to %s done, but its text alias is still "
+		       "mapped: %d (%s)\n",
+		       to == ALT_MODE_UP ? "UP" : "SMP", close_rc,
+		       errno_name(close_rc));
+		return close_rc;
 	}
 	if (res) {
 		res->sites = smpmode_engine.stats.last_sites;
@@ -285,7 +367,7 @@ int smpmode_up_for_good(void)
 	struct alt_report rep;
 	size_t freeable;
 	unsigned long was;
-	int rc;
+	int rc, close_rc;
 
 	if (!smpmode_ready)
 		return -ENODEV;
@@ -296,9 +378,10 @@ int smpmode_up_for_good(void)
 	 */
 	was = vcpu_events_mask();
 	rc = mm_text_open();
+	close_rc = 0;
 	if (!rc) {
 		rc = alt_apply_up_once(&smpmode_engine, &freeable, &rep);
-		mm_text_close();
+		close_rc = mm_text_close();
 	} else {
 		rep = (struct alt_report){.error = rc,
 					  .reason = "no text alias"};
@@ -314,7 +397,13 @@ int smpmode_up_for_good(void)
 	 * change hands.
 	 */
 	smpmode_tables_freed = true;
-	return smpmode_free_tables(freeable);
+	rc = smpmode_free_tables(freeable);
+	/*
+	 * The text is UP for good either way; an alias left mapped (mm.c
+	 * logged it) is still an error to report.  The tables lie outside
+	 * the text, so freeing them does not depend on it.
+	 */
+	return close_rc ? close_rc : rc;
 }
 
 /* Run the canary once and check that it added its step. */

@@ -509,17 +509,113 @@ static void alone_with_smp_text_finishes_the_switch_to_up(void **state)
 	EXPECT_PLAN(&p, {HOTPLUG_SWITCH_TO_UP, 0});
 }
 
-static void up_text_with_secondaries_online_is_einval(void **state)
+static void up_text_with_secondaries_online_takes_them_down_first(void **state)
 {
 	struct hotplug_plan p;
 
 	(void)state;
-	assert_int_equal(hotplug_plan(BIT(0) | BIT(1), BIT(0), false, &p),
-			 -XEN_EINVAL);
-	assert_int_equal(p.nr_steps, 0);
+	/* Only vCPU 0 wanted: down and confirmed, the text is UP already. */
 	assert_int_equal(
-		hotplug_plan(BIT(0) | BIT(1), BIT(0) | BIT(1), false, &p),
-		-XEN_EINVAL);
+		hotplug_plan(BIT(0) | BIT(1) | BIT(2), BIT(0), false, &p),
+		-XEN_EAGAIN);
+	EXPECT_PLAN(&p, {HOTPLUG_VCPU_DOWN, 1}, {HOTPLUG_VCPU_DOWN, 2},
+		    {HOTPLUG_WAIT_DOWN, 1}, {HOTPLUG_WAIT_DOWN, 2});
+}
+
+static void
+up_text_with_secondaries_wanted_downs_switches_then_ups(void **state)
+{
+	struct hotplug_plan p;
+
+	(void)state;
+	/* vCPU 1 stays wanted: it goes down too, then comes back on SMP. */
+	assert_int_equal(hotplug_plan(BIT(0) | BIT(1), BIT(0) | BIT(1) | BIT(3),
+				      false, &p),
+			 -XEN_EAGAIN);
+	EXPECT_PLAN(&p, {HOTPLUG_VCPU_DOWN, 1}, {HOTPLUG_WAIT_DOWN, 1},
+		    {HOTPLUG_SWITCH_TO_SMP, 0}, {HOTPLUG_VCPU_UP, 1},
+		    {HOTPLUG_VCPU_UP, 3});
+}
+
+static void up_text_with_all_32_online_and_wanted_fits_in_a_plan(void **state)
+{
+	struct hotplug_plan p;
+
+	(void)state;
+	assert_int_equal(hotplug_plan(ALL_32, ALL_32, false, &p), -XEN_EAGAIN);
+	assert_int_equal(p.nr_steps, 31 + 31 + 1 + 31);
+	assert_true(p.nr_steps <= HOTPLUG_PLAN_MAX_STEPS);
+	assert_int_equal(p.steps[61].action, HOTPLUG_WAIT_DOWN);
+	assert_int_equal(p.steps[61].vcpu, 31);
+	assert_int_equal(p.steps[62].action, HOTPLUG_SWITCH_TO_SMP);
+	assert_int_equal(p.steps[93].action, HOTPLUG_VCPU_UP);
+	assert_int_equal(p.steps[93].vcpu, 31);
+}
+
+/*
+ * Every plan for maxvcpus 4, from every online set to every target, with
+ * either text, run against a model of what executes: DOWN only asks,
+ * WAIT_DOWN takes the vCPU out of the running set, UP puts it in.  A switch
+ * must find vCPU 0 alone, UP text must never run with a secondary unless it
+ * already did at the start (and then the plan's first switch or UP comes
+ * only after all of them are waited for), a vCPU comes up only on SMP
+ * text, and the end state is the target with the text it needs.
+ */
+static void every_plan_switches_only_with_vcpu0_alone(void **state)
+{
+	const hotplug_mask_t secondaries = BIT(1) | BIT(2) | BIT(3);
+	struct hotplug_plan p;
+	hotplug_mask_t cur, tgt;
+	int smp;
+
+	(void)state;
+	for (cur = 0; cur <= secondaries; cur += 2)
+		for (tgt = 0; tgt <= secondaries; tgt += 2)
+			for (smp = 0; smp <= 1; smp++) {
+				hotplug_mask_t running = cur, leaving = 0;
+				bool text_smp = smp;
+				int rc = hotplug_plan(cur | BIT(0),
+						      tgt | BIT(0), smp, &p);
+				unsigned i;
+
+				assert_int_equal(rc,
+						 !smp && cur ? -XEN_EAGAIN : 0);
+				for (i = 0; i < p.nr_steps; i++) {
+					const struct hotplug_step *s =
+						&p.steps[i];
+					hotplug_mask_t b = BIT(s->vcpu);
+
+					switch (s->action) {
+					case HOTPLUG_SWITCH_TO_SMP:
+						assert_int_equal(running, 0);
+						assert_false(text_smp);
+						text_smp = true;
+						break;
+					case HOTPLUG_SWITCH_TO_UP:
+						assert_int_equal(running, 0);
+						assert_true(text_smp);
+						text_smp = false;
+						break;
+					case HOTPLUG_VCPU_UP:
+						assert_true(text_smp);
+						assert_false(running & b);
+						running |= b;
+						break;
+					case HOTPLUG_VCPU_DOWN:
+						assert_true(running & b);
+						leaving |= b;
+						break;
+					case HOTPLUG_WAIT_DOWN:
+						assert_true(leaving & b);
+						running &= ~b;
+						leaving &= ~b;
+						break;
+					}
+				}
+				/* Asked down, not waited for: gone soon. */
+				assert_int_equal(running & ~leaving, tgt);
+				assert_int_equal(text_smp, tgt != 0);
+			}
 }
 
 static void the_vcpu0_bit_does_not_matter_in_plans(void **state)
@@ -615,7 +711,10 @@ int main(void)
 		T(unchanged_sets_give_an_empty_plan),
 		T(one_to_many_with_smp_text_already_needs_no_switch),
 		T(alone_with_smp_text_finishes_the_switch_to_up),
-		T(up_text_with_secondaries_online_is_einval),
+		T(up_text_with_secondaries_online_takes_them_down_first),
+		T(up_text_with_secondaries_wanted_downs_switches_then_ups),
+		T(up_text_with_all_32_online_and_wanted_fits_in_a_plan),
+		T(every_plan_switches_only_with_vcpu0_alone),
 		T(the_vcpu0_bit_does_not_matter_in_plans),
 		T(thirty_two_vcpus_up_and_down_fit_in_a_plan),
 		T(xl_vcpu_set_2_then_1_on_maxvcpus_4),
