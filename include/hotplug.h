@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vCPU hotplug: the pure reconciliation logic of DESIGN.md's "vCPU hotplug
- * protocol". No Xen calls and no xenstore access here: the kernel reads
- * the keys, calls these functions and executes the plan they return.
+ * vCPU hotplug: the pure reconciliation logic of the vCPU hotplug protocol
+ * (docs/xenstore.md: cpu/<i>/availability). No Xen calls and no xenstore
+ * access here: the kernel reads the keys, calls these functions and
+ * executes the plan they return.
  *
  * How the kernel uses it (vCPU 0, thread context):
  *   1. On a watch event on "cpu", hotplug_parse_watch() says which vCPU the

@@ -1,4 +1,4 @@
-# Benchmarks (owned by the bench work). Included by the top-level Makefile
+# Benchmarks. Included by the top-level Makefile
 # after mk/engine.mk (ENG_BENCH) and mk/xen.mk (GUEST_ELF, GUEST_ELF_DEP).
 #
 #   make bench              one Xen boot for the in-guest benchmark, the

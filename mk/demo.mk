@@ -1,4 +1,4 @@
-# The load-driven demo (owned by the demo work). Included by the top-level
+# The load-driven demo. Included by the top-level
 # Makefile after mk/xen.mk (GUEST_ELF, GUEST_ELF_DEP) and mk/tools.mk
 # (AUTOSCALER, exported for the dom0 initramfs).
 #

@@ -1,4 +1,4 @@
-# Engine, host tests, site checker, host benchmarks (owned by the engine work).
+# Engine, host tests, site checker, host benchmarks.
 #
 #   make test-unit        cmocka tests of the engine on this host's own text
 #                         (build/<compiler>/engine/); CC=clang works too

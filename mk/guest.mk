@@ -1,4 +1,4 @@
-# The PV guest kernel (owned by the guest work).
+# The PV guest kernel.
 #
 #   make guest          build $(BUILD)/smpalt.elf (part of `make all`)
 #   make guest-notes    show its Xen ELF notes (readnotes from cache/xen)

@@ -1,4 +1,4 @@
-# Workload profiles (owned by the demo work): the parser and evaluator in
+# Workload profiles: the parser and evaluator in
 # kernel/profile.c, compiled for the host and tested with cmocka.
 #
 #   make test-profile     tests/unit/profile_test.c with gcc and clang;

@@ -1,4 +1,4 @@
-# dom0 tools (owned by the autoscaler work). Included by the top-level
+# dom0 tools. Included by the top-level
 # Makefile, which defines CC, BUILD (build/<compiler>) and HOST_CFLAGS.
 #
 #   make tools                    $(BUILD)/tools/smpalt-autoscaler (part of

@@ -1,6 +1,6 @@
-# Xenstore client and vCPU hotplug logic: host tests (owned by the
-# xenstore work). Included by the top-level Makefile, which defines CC,
-# BUILD (build/<compiler>) and HOST_CFLAGS.
+# Xenstore client and vCPU hotplug logic: host tests. Included by the
+# top-level Makefile, which defines CC, BUILD (build/<compiler>) and
+# HOST_CFLAGS.
 #
 #   make test-xs                 build the cmocka tests into $(BUILD)/tests/
 #                                and run them (CC=gcc or CC=clang)

@@ -42,7 +42,8 @@ CACHE=${CACHE:-$TOP/cache}
 XEN_CACHE=$CACHE/xen
 QEMU=${QEMU:-qemu-system-x86_64}
 QEMU_LOCK=/tmp/smpalt-qemu.lock
-# Machine given to Xen (DESIGN.md: verified set-up; XSAVE hidden, 2 CPUs).
+# Machine given to Xen (verified set-up: SMAP/SMEP off and XSAVE hidden, or dom0
+# crashes or corrupts under TCG; 2 CPUs).
 QEMU_CPU=max,-xsave
 QEMU_SMP=2
 QEMU_MEM_MB=2048

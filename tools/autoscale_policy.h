@@ -29,7 +29,7 @@
 #define AS_PERCENT 100
 /* Largest accepted threshold: 100% of a vCPU is all of it. */
 #define AS_THRESHOLD_MAX AS_PERCENT
-/* The guest handles up to 32 vCPUs (DESIGN.md). */
+/* The guest handles up to 32 vCPUs (docs/xenstore.md). */
 #define AS_VCPUS_MAX 32
 
 struct as_config {

@@ -74,7 +74,7 @@
 #define LINE_LEN 1024
 
 #define DOMAIN_ROOT "/local/domain"
-/* What the guest publishes (DESIGN.md, vCPU hotplug protocol). */
+/* What the guest publishes (docs/xenstore.md). */
 #define KEY_LOAD "data/smpalt/load"
 #define KEY_ONLINE "data/smpalt/online"
 #define KEY_MODE "data/smpalt/mode"

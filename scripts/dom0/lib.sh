@@ -249,7 +249,7 @@ rng_below() {
 }
 
 # ------------------------------------------------- hotplug scenario helpers
-# (issue 5: vcpu-set-*, bad-availability, boot-smp, maxvcpus-1)
+# (vcpu-set-*, bad-availability, boot-smp, maxvcpus-1, soak...)
 
 # The guest's counters contract (kernel/work.c): dom0 writes a token to
 # control/smpalt/check; the guest quiesces its workload, compares its

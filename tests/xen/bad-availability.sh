@@ -1,5 +1,5 @@
 # Scenario bad-availability: bad hotplug input in the guest's cpu/ keys is
-# logged and ignored, never fatal (DESIGN.md, vCPU hotplug protocol).
+# logged and ignored, never fatal (docs/xenstore.md, cpu/<i>/availability).
 # Input, after "smpalt: ready" (1 vCPU online, maxvcpus=4), one at a time:
 #   cpu/1/availability = bogus          (neither online nor offline)
 #   cpu/7/availability = online         (a vCPU id at maxvcpus and beyond)
