@@ -44,17 +44,6 @@ live() {
 	echo "@@SMPALT LIVE $*" >/dev/console
 }
 
-# Send a file to the host now, as <name> in the results folder.
-send_back() {
-	emit_file "$1" "$2" >/dev/console
-}
-
-alive() {
-	local st
-	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
-	[ -n "$st" ] && [ "$st" != Z ]
-}
-
 # as_alive: the autoscaler runs (not a zombie), without a fork: its stat
 # line is "pid (smpalt-autoscal) S ...".
 as_alive() {

@@ -429,6 +429,30 @@ check_counters() {
 	return 1
 }
 
+# alive PID: the process runs (a zombie not yet waited for does not).
+alive() {
+	local st
+	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# send_back NAME PATH: send a file to the host now, as NAME in the results
+# folder.
+send_back() {
+	emit_file "$1" "$2" >/dev/console
+}
+
+# autoscaler_finish NAME: the autoscaler's log ($AS_LOG) into the scenario
+# log, then its CSV ($CSV) and log back to the host as NAME.csv and
+# NAME-autoscaler.log.
+autoscaler_finish() {
+	echo "--- autoscaler log"
+	cat "$AS_LOG" 2>/dev/null
+	echo "---"
+	send_back "$1.csv" "$CSV"
+	send_back "$1-autoscaler.log" "$AS_LOG"
+}
+
 # xen_online_vcpus [NAME]: how many of the domain's vCPUs Xen itself reports
 # online, from `xl vcpu-list`. xl 4.17 prints one row per vCPU: Name ID
 # VCPU CPU State Time(s) Affinity...; an offline vCPU (VPF_down, what

@@ -37,24 +37,13 @@ require_guest
 [ "$(host_cpus)" -ge $WANT ] || result SKIP "host has $(host_cpus) CPUs, the scenario needs $WANT"
 
 finish() {
-	echo "--- autoscaler log"
-	cat "$AS_LOG" 2>/dev/null
-	echo "---"
-	emit_file autoscale-lifecycle.csv "$CSV" >/dev/console
-	emit_file autoscale-lifecycle-autoscaler.log "$AS_LOG" >/dev/console
+	autoscaler_finish autoscale-lifecycle
 }
 
 # die_with_logs REASON: the scenario fails, with the autoscaler's files.
 die_with_logs() {
 	finish
 	fail "$*"
-}
-
-# alive PID: the process runs (a zombie not yet waited for does not).
-alive() {
-	local st
-	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
-	[ -n "$st" ] && [ "$st" != Z ]
 }
 
 # daemon_alive WHEN: fail unless the autoscaler still runs.

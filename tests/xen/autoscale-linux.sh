@@ -45,23 +45,12 @@ AS_LOG=/tmp/autoscale-linux-autoscaler.log
 [ "$(host_cpus)" -ge $WANT ] || result SKIP "host has $(host_cpus) CPUs, the scenario needs $WANT"
 
 finish() {
-	echo "--- autoscaler log"
-	cat "$AS_LOG" 2>/dev/null
-	echo "---"
-	emit_file autoscale-linux.csv "$CSV" >/dev/console
-	emit_file autoscale-linux-autoscaler.log "$AS_LOG" >/dev/console
+	autoscaler_finish autoscale-linux
 }
 
 die_with_logs() {
 	finish
 	fail "$*"
-}
-
-# alive PID: the process runs (a zombie not yet waited for does not).
-alive() {
-	local st
-	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
-	[ -n "$st" ] && [ "$st" != Z ]
 }
 
 # wait_xen_online N TIMEOUT: xl vcpu-list shows N vCPUs online.

@@ -44,24 +44,8 @@ DROP_TIMEOUT=10
 [ -x "$AUTOSCALER" ] || result SKIP "no $AUTOSCALER in the initramfs (make tools)"
 require_guest
 
-# Send a file to the host now, as <name> in the results folder.
-send_back() {
-	emit_file "$1" "$2" >/dev/console
-}
-
 finish() {
-	echo "--- autoscaler log"
-	cat "$AS_LOG" 2>/dev/null
-	echo "---"
-	send_back autoscale.csv "$CSV"
-	send_back autoscale-autoscaler.log "$AS_LOG"
-}
-
-# alive PID: the process runs (a zombie not yet waited for does not).
-alive() {
-	local st
-	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
-	[ -n "$st" ] && [ "$st" != Z ]
+	autoscaler_finish autoscale
 }
 
 # wait_online MIN MAX TIMEOUT: wait until MIN <= data/smpalt/online <= MAX.
