@@ -61,7 +61,7 @@ uptime_var() {
 	while [ "${NOW#0}" != "$NOW" ] && [ ${#NOW} -gt 1 ]; do NOW=${NOW#0}; done
 }
 
-stop_autoscaler() {
+demo_stop_autoscaler() {
 	local end=$(($(uptime_cs) + STOP_TIMEOUT * CS_PER_SEC))
 	[ -n "${AS_PID:-}" ] || return 0
 	kill -TERM "$AS_PID" 2>/dev/null
@@ -78,7 +78,7 @@ stop_autoscaler() {
 }
 
 finish() {
-	stop_autoscaler
+	demo_stop_autoscaler
 	forward_decisions
 	echo "--- autoscaler log"
 	cat "$AS_LOG" 2>/dev/null

@@ -453,6 +453,25 @@ autoscaler_finish() {
 	send_back "$1-autoscaler.log" "$AS_LOG"
 }
 
+# stop_autoscaler [TIMEOUT]: SIGTERM to $AS_PID and wait for it (10 s by
+# default); sets AS_RC. Still running after TIMEOUT: SIGKILL, the
+# scenario's own finish, and the scenario fails.
+stop_autoscaler() {
+	local timeout=${1:-10} end
+	end=$(($(date +%s) + timeout))
+	kill -TERM "$AS_PID" 2>/dev/null
+	while alive "$AS_PID"; do
+		if [ "$(date +%s)" -gt $end ]; then
+			kill -KILL "$AS_PID"
+			finish
+			fail "autoscaler still running ${timeout}s after SIGTERM"
+		fi
+		usleep $POLL_USEC
+	done
+	wait "$AS_PID"
+	AS_RC=$?
+}
+
 # xen_online_vcpus [NAME]: how many of the domain's vCPUs Xen itself reports
 # online, from `xl vcpu-list`. xl 4.17 prints one row per vCPU: Name ID
 # VCPU CPU State Time(s) Affinity...; an offline vCPU (VPF_down, what

@@ -151,16 +151,9 @@ check_xen_view "second guest, end"
 GUEST=$FIRST DOMID=$FIRST_DOMID
 check_xen_view "rebooted guest, end"
 daemon_alive "end"
-kill -TERM "$AS_PID"
-end=$(($(date +%s) + STOP_TIMEOUT))
-while alive "$AS_PID"; do
-	[ "$(date +%s)" -le $end ] || { kill -KILL "$AS_PID"; die_with_logs "autoscaler still running ${STOP_TIMEOUT}s after SIGTERM"; }
-	usleep $POLL_USEC
-done
-wait "$AS_PID"
-rc=$?
+stop_autoscaler $STOP_TIMEOUT
 finish
-[ $rc -eq 0 ] || fail "autoscaler exited $rc after SIGTERM"
+[ $AS_RC -eq 0 ] || fail "autoscaler exited $AS_RC after SIGTERM"
 grep -q 'stopped by SIGTERM' "$AS_LOG" || fail "no clean stop line in the log"
 adopted=$(grep -c 'watching ' "$AS_LOG")
 [ "$adopted" -eq 3 ] || fail "$adopted adoptions logged, expected 3 (guest, rebooted guest, second guest)"

@@ -109,16 +109,9 @@ down_s=$(since "$done_cs")
 note "idle: 1 vCPU online (xl vcpu-list) $down_s s after the busy phase ended"
 
 # --- 5. stop; every decision was on Xen's figure
-kill -TERM "$AS_PID"
-end=$(($(date +%s) + STOP_TIMEOUT))
-while alive "$AS_PID"; do
-	[ "$(date +%s)" -le $end ] || { kill -KILL "$AS_PID"; die_with_logs "autoscaler still running ${STOP_TIMEOUT}s after SIGTERM"; }
-	usleep $POLL_USEC
-done
-wait "$AS_PID"
-rc=$?
+stop_autoscaler $STOP_TIMEOUT
 finish
-[ $rc -eq 0 ] || fail "autoscaler exited $rc after SIGTERM"
+[ $AS_RC -eq 0 ] || fail "autoscaler exited $AS_RC after SIGTERM"
 ups=$(grep -c 'over-high' "$AS_LOG")
 downs=$(grep -c 'under-low' "$AS_LOG")
 [ "$ups" -ge 1 ] && [ "$downs" -ge 1 ] ||

@@ -62,22 +62,6 @@ wait_online() {
 	return 1
 }
 
-# stop_autoscaler: SIGTERM, wait; sets AS_RC.
-stop_autoscaler() {
-	local end=$(($(date +%s) + STOP_TIMEOUT))
-	kill -TERM "$AS_PID" 2>/dev/null
-	while alive "$AS_PID"; do
-		if [ "$(date +%s)" -gt $end ]; then
-			kill -KILL "$AS_PID"
-			finish
-			fail "autoscaler still running ${STOP_TIMEOUT}s after SIGTERM"
-		fi
-		usleep $POLL_USEC
-	done
-	wait "$AS_PID"
-	AS_RC=$?
-}
-
 # --- 1. a name that no domain has: clear message, exit code 4
 $AUTOSCALER --once no-such-domain >/tmp/as-missing.log 2>&1
 rc=$?
@@ -147,7 +131,7 @@ wait_for_xs data/smpalt/mode up $SAMPLE_TIMEOUT ||
 note "demand 0: online 1, mode up after $down_s s"
 
 # --- 5. SIGTERM: clean stop, CSV and log complete
-stop_autoscaler
+stop_autoscaler $STOP_TIMEOUT
 [ $AS_RC -eq 0 ] || { finish; fail "autoscaler exited $AS_RC after SIGTERM"; }
 check_xen_view "autoscaler stopped"
 alarm=$(console_alarm) && { finish; fail "guest console: $alarm"; }
@@ -184,7 +168,7 @@ until grep -q 'disappeared: dropped' "$AS_LOG"; do
 done
 sleep 1
 alive "$AS_PID" || { cat "$AS_LOG"; fail "autoscaler exited when its only domain went"; }
-stop_autoscaler
+stop_autoscaler $STOP_TIMEOUT
 cat "$AS_LOG"
 [ $AS_RC -eq 0 ] || fail "autoscaler with no domain left exited $AS_RC after SIGTERM"
 

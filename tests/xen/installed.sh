@@ -55,44 +55,36 @@ wait_for_xs data/smpalt/online 1 $BOOT_TIMEOUT || fail "data/smpalt/online is no
 # shellcheck disable=SC2086 # the arguments split as systemd splits $VAR
 "$prog" $args >"$AS_LOG" 2>&1 &
 AS_PID=$!
-stop_autoscaler() {
-	local end=$(($(now_cs) + STOP_TIMEOUT * CS_PER_SEC)) st
-	kill -TERM "$AS_PID" 2>/dev/null
-	while [ "$(awk '{ print $3 }' "/proc/$AS_PID/stat" 2>/dev/null)" != Z ] &&
-		[ -e "/proc/$AS_PID" ]; do
-		[ "$(now_cs)" -le $end ] || { kill -KILL "$AS_PID"; break; }
-		usleep $POLL_USEC
-	done
-	wait "$AS_PID"
-	st=$?
+finish() {
 	echo "--- autoscaler log"
 	cat "$AS_LOG"
 	echo "---"
-	return $st
 }
 
 # 4. load up: two vCPUs, SMP text
-xs_write_guest control/smpalt/demand $DEMAND || { stop_autoscaler; fail "cannot write demand"; }
+xs_write_guest control/smpalt/demand $DEMAND || { stop_autoscaler $STOP_TIMEOUT; finish; fail "cannot write demand"; }
 if ! wait_for_xs data/smpalt/online $SCALED $SCALE_TIMEOUT ||
 	! wait_for_xs data/smpalt/mode smp 5; then
-	stop_autoscaler
+	stop_autoscaler $STOP_TIMEOUT
+	finish
 	fail "demand $DEMAND: not at $SCALED vCPUs in smp mode within ${SCALE_TIMEOUT}s"
 fi
 check_xen_view "demand $DEMAND"
 
 # 5. load gone: one vCPU, UP text
-xs_write_guest control/smpalt/demand 0 || { stop_autoscaler; fail "cannot write demand 0"; }
+xs_write_guest control/smpalt/demand 0 || { stop_autoscaler $STOP_TIMEOUT; finish; fail "cannot write demand 0"; }
 if ! wait_for_xs data/smpalt/online 1 $SCALE_TIMEOUT ||
 	! wait_for_xs data/smpalt/mode up 5; then
-	stop_autoscaler
+	stop_autoscaler $STOP_TIMEOUT
+	finish
 	fail "demand 0: not back at 1 vCPU in up mode within ${SCALE_TIMEOUT}s"
 fi
 check_xen_view "demand 0"
 
 # 6. systemctl stop: SIGTERM, exit 0
-stop_autoscaler
-st=$?
-[ $st -eq 0 ] || fail "the autoscaler exited $st on SIGTERM, wanted 0"
+stop_autoscaler $STOP_TIMEOUT
+finish
+[ $AS_RC -eq 0 ] || fail "the autoscaler exited $AS_RC on SIGTERM, wanted 0"
 ups=$(grep -c 'over-high' "$AS_LOG")
 downs=$(grep -c 'under-low' "$AS_LOG")
 guest_destroy
