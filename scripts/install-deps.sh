@@ -8,6 +8,7 @@ set -euo pipefail
 PKGS=(
 	gcc make binutils clang llvm lld
 	libcmocka-dev libxen-dev pkg-config
+	libvirt-dev
 	qemu-system-x86 cpio gzip xz-utils
 	gnuplot-nox python3
 )
