@@ -2,7 +2,8 @@
 # Makefile, which defines CC, BUILD (build/<compiler>) and HOST_CFLAGS.
 #
 #   make tools                    $(BUILD)/tools/smpalt-autoscaler (part of
-#                                 `make all`), linked against libxenstore
+#                                 `make all`), linked against libxenstore,
+#                                 libxenstat and (with its backend) libvirt
 #   make test-tools               cmocka tests of the autoscaler policy,
 #                                 built and run with gcc and with clang;
 #                                 the last line is "N passed, N failed"
@@ -13,7 +14,8 @@
 # The autoscaler runs in dom0: scripts/mkinitramfs.sh copies it from
 # $(AUTOSCALER) (given in the environment as AUTOSCALER) into the dom0
 # initramfs at /usr/local/bin/smpalt-autoscaler. Debian's libxenstore.so.4
-# there is the same version as the host's (libxen-dev).
+# and libxenstat.so.4.17 there are the same version as the host's
+# (libxen-dev).
 
 .PHONY: tools test-tools test-tools-one test-tools-sanitize
 
@@ -30,12 +32,32 @@ else
 TOOLS_OUT    := $(BUILD)/tools
 endif
 AUTOSCALER   := $(TOOLS_OUT)/smpalt-autoscaler
-TOOLS_LIBS   := -lxenstore
-TOOLS_POLICY := tools/autoscale_policy.c tools/autoscale_policy.h
+TOOLS_LIBS   := -lxenstore -lxenstat
+# The pure parts, each with its host test.
+TOOLS_PURE   := tools/autoscale_policy.c tools/autoscale_signal.c \
+	tools/autoscale_select.c tools/autoscale_format.c
+TOOLS_POLICY := $(TOOLS_PURE) $(TOOLS_PURE:.c=.h) tools/scale_backend.h
+# The program: the pure parts wrapped by the I/O, with its backends.
+AUTOSCALER_SRCS := tools/autoscaler.c tools/backend_xl.c $(TOOLS_PURE)
+# The libvirt backend, when its source is there (it needs libvirt-dev).
+ifneq ($(wildcard $(TOP)/tools/backend_libvirt.c),)
+AUTOSCALER_SRCS += tools/backend_libvirt.c
+TOOLS_LIBS      += -lvirt
+AUTOSCALER_DEFS := -DHAVE_LIBVIRT_BACKEND
+endif
+SMPALT_VERSION := $(shell git -C $(TOP) describe --always --dirty 2>/dev/null \
+	|| echo unknown)
 
-TOOLS_TESTS  := autoscale_policy_test autoscale_tool_test
+TOOLS_TESTS  := autoscale_policy_test autoscale_signal_test \
+	autoscale_select_test autoscale_format_test autoscale_tool_test
 TOOLS_SRCS_autoscale_policy_test := tests/unit/autoscale_policy_test.c \
 	tools/autoscale_policy.c
+TOOLS_SRCS_autoscale_signal_test := tests/unit/autoscale_signal_test.c \
+	tools/autoscale_signal.c
+TOOLS_SRCS_autoscale_select_test := tests/unit/autoscale_select_test.c \
+	tools/autoscale_select.c
+TOOLS_SRCS_autoscale_format_test := tests/unit/autoscale_format_test.c \
+	tools/autoscale_format.c
 # End to end: the real binary against an in-memory xenstore the test serves.
 TOOLS_SRCS_autoscale_tool_test := tests/unit/autoscale_tool_test.c
 TOOLS_DEPS_autoscale_tool_test := $(AUTOSCALER)
@@ -45,10 +67,11 @@ TOOLS_LIBS_autoscale_tool_test := -lxenstore
 tools: $(AUTOSCALER)
 all: $(AUTOSCALER)
 
-$(AUTOSCALER): tools/autoscaler.c $(TOOLS_POLICY) mk/tools.mk
+$(AUTOSCALER): $(AUTOSCALER_SRCS) $(TOOLS_POLICY) mk/tools.mk
 	@mkdir -p $(@D)
-	$(CC) $(TOOLS_CFLAGS) -o $@ tools/autoscaler.c \
-		tools/autoscale_policy.c $(TOOLS_LIBS)
+	$(CC) $(TOOLS_CFLAGS) $(AUTOSCALER_DEFS) \
+		-DSMPALT_VERSION='"$(SMPALT_VERSION)"' -o $@ \
+		$(AUTOSCALER_SRCS) $(TOOLS_LIBS)
 
 TOOLS_TEST_BINS := $(addprefix $(TOOLS_OUT)/,$(TOOLS_TESTS))
 

@@ -7,6 +7,7 @@ set -euo pipefail
 
 PKGS=(
 	gcc make binutils clang llvm lld
+	libvirt-dev
 	libcmocka-dev libxen-dev pkg-config
 	libvirt-dev
 	qemu-system-x86 cpio gzip xz-utils

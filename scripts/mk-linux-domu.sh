@@ -14,6 +14,13 @@
 # /sys/devices/system/cpu/cpuN/online of every present cpu that is offline
 # (a cpuN folder exists only while the cpu is present: Xen's vCPU hotplug
 # unregisters a cpu it takes away).
+# With linux-bench.busy=SECONDS (and linux-bench.busy-loops=N, default 4)
+# it runs N shell busy loops from the start for SECONDS, for an autoscaler
+# to see in Xen's CPU accounting (tests/xen/autoscale-linux.sh), between
+# the console lines "linux-bench: busy N loops for SECONDS s at <uptime>"
+# and "linux-bench: busy done at <uptime>". linux-bench.poll-usec=USEC
+# replaces POLL_USEC (each poll forks usleep: under TCG the default costs
+# a good part of a vCPU, which an autoscaler on Xen's accounting sees).
 #
 # Usage: scripts/mk-linux-domu.sh [-o DIR]     (default cache/linux-domu)
 # Writes DIR/initrd.gz and links DIR/vmlinuz to cache/xen/vmlinuz; the dom0
@@ -74,10 +81,19 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
 onliner=0
+busy=0
+busy_loops=4
 read -r cmdline </proc/cmdline
 case " $cmdline " in
 *" linux-bench.onliner=1 "*) onliner=1 ;;
 esac
+for arg in $cmdline; do
+	case $arg in
+	linux-bench.busy=*) busy=${arg#*=} ;;
+	linux-bench.busy-loops=*) busy_loops=${arg#*=} ;;
+	linux-bench.poll-usec=*) POLL_USEC=${arg#*=} ;;
+	esac
+done
 
 # User-space onlining, as a udev rule or a script must do on stock Linux:
 # every present cpu (its cpuN folder exists) that is offline is onlined.
@@ -97,6 +113,25 @@ online_added_cpus() {
 
 echo "linux-bench: init, onliner=$onliner, present $(cat $CPU_SYS/present)"
 [ "$onliner" = 1 ] && online_added_cpus &
+
+# A busy phase: shell loops that only spin (builtins, no fork), as many as
+# asked, so that every vCPU the domain gets is kept busy; then they stop.
+busy_phase() {
+	local i pids=
+	read -r up _ </proc/uptime
+	echo "linux-bench: busy $busy_loops loops for $busy s at $up"
+	i=0
+	while [ $i -lt "$busy_loops" ]; do
+		(while :; do :; done) &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	sleep "$busy"
+	kill $pids
+	read -r up _ </proc/uptime
+	echo "linux-bench: busy done at $up"
+}
+[ "$busy" -gt 0 ] 2>/dev/null && busy_phase &
 
 # The present list too, to show a cpu that the kernel added but left
 # offline.

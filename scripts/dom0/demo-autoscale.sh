@@ -132,7 +132,7 @@ wait_for_xs data/smpalt/phase manual $SAMPLE_TIMEOUT ||
 : >"$AS_LOG"
 exec 7<"$AS_LOG"
 as_start=$(uptime_cs)
-$AUTOSCALER --period $PERIOD --hold $HOLD --high $HIGH --low $LOW \
+$AUTOSCALER --period $PERIOD --hold $HOLD --high $HIGH --low $LOW --ignore-host --log-priority never \
 	--csv "$AS_CSV" "$GUEST" >>"$AS_LOG" 2>&1 &
 AS_PID=$!
 note "autoscaler: period ${PERIOD}s, hold ${HOLD}s, up above ${HIGH}%, down below ${LOW}% of each vCPU"

@@ -7,10 +7,17 @@
  * that role it writes cpu/<i>/availability and the guest's
  * data/smpalt/online and mode, as xl and the guest would).
  *
+ * The store fires @introduceDomain and @releaseDomain watches as
+ * xenstored does when the test adds or removes a domain.
+ *
  * Covered: unreachable xenstore (exit 3), bad option (2), missing domain
- * (4), scaling up and down with the load and the CSV, SIGTERM, --once
- * --dry-run, a failing xl, a domain disappearing mid-run (dropped; exit 5
- * when none is left), a load key that is absent.
+ * at --once (4), scaling up and down with the load and the CSV, SIGTERM,
+ * --once --dry-run, a failing xl, a domain disappearing mid-run (dropped,
+ * the daemon stays up), a load key that is absent; domains followed
+ * through their life (adopted by glob or --all after the start, a reboot
+ * with a new domid, dom0 left out), xl without -i unless --ignore-host,
+ * --version, SIGHUP reopening the CSV, log priority prefixes and wall
+ * time, the clamp of a guest's claim, --signal xen without Xen.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +59,7 @@
 #define LISTEN_BACKLOG 8
 #define GUEST_DOMID 3
 #define OTHER_DOMID 4
+#define REBOOTED_DOMID 5
 #define GUEST_MAXVCPUS 4
 /* A stand-in xl this slow spans several sample periods. */
 #define SLOW_XL_MS "400"
@@ -60,8 +68,8 @@
 #define EXIT_USAGE 2
 #define EXIT_XENSTORE 3
 #define EXIT_NO_DOMAIN 4
-#define EXIT_ALL_GONE 5
 #define EXIT_RUNTIME 1
+#define EXIT_XENSTAT 6
 
 /* Short periods so that each test takes a fraction of a second. */
 #define FAST_ARGS "--period", "0.05", "--hold", "0.1"
@@ -81,6 +89,18 @@ static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
 static char tmpdir[DIR_LEN], sock_path[DIR_LEN + 16];
 static int listen_fd = -1;
 static char self_exe[PATH_LEN];
+
+/* Watches on xenstored's special paths (@introduceDomain, ...). */
+#define WATCH_MAX 16
+struct watch {
+	bool used;
+	int fd;
+	char path[PATH_LEN];
+	char token[PATH_LEN];
+};
+static struct watch watches[WATCH_MAX];
+/* One message at a time on a socket: replies and events interleave. */
+static pthread_mutex_t wire_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct node *store_find(const char *path)
 {
@@ -206,10 +226,73 @@ static void reply(int fd, const struct xsd_sockmsg *req, uint32_t type,
 
 	h.type = type;
 	h.len = (uint32_t)len;
+	pthread_mutex_lock(&wire_lock);
 	rc = write(fd, &h, sizeof(h));
 	if (rc == (ssize_t)sizeof(h) && len)
 		rc = write(fd, body, len);
+	pthread_mutex_unlock(&wire_lock);
 	(void)rc; /* a client gone away is not the test's concern */
+}
+
+/* An XS_WATCH_EVENT for one watch: "path\0token\0". */
+static void send_event(const struct watch *w)
+{
+	struct xsd_sockmsg h = {.type = XS_WATCH_EVENT};
+	char body[2 * PATH_LEN];
+	size_t plen = strlen(w->path) + 1, tlen = strlen(w->token) + 1;
+
+	memcpy(body, w->path, plen);
+	memcpy(body + plen, w->token, tlen);
+	reply(w->fd, &h, XS_WATCH_EVENT, body, plen + tlen);
+}
+
+/* Fire every watch on path, as xenstored does for its special paths. */
+static void fire_watch(const char *path)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&store_lock);
+	for (i = 0; i < WATCH_MAX; i++)
+		if (watches[i].used && !strcmp(watches[i].path, path))
+			send_event(&watches[i]);
+	pthread_mutex_unlock(&store_lock);
+}
+
+/* XS_WATCH "path\0token\0": only special paths are needed here. */
+static bool add_watch(int fd, const char *body, size_t len)
+{
+	size_t plen = strnlen(body, len);
+	size_t tlen = len - plen - 1; /* wraps if no NUL: refused below */
+	struct watch *w = NULL;
+	unsigned int i;
+
+	if (plen + 1 >= len || body[0] != '@' || plen >= PATH_LEN ||
+	    tlen >= PATH_LEN)
+		return false;
+	pthread_mutex_lock(&store_lock);
+	for (i = 0; !w && i < WATCH_MAX; i++)
+		if (!watches[i].used)
+			w = &watches[i];
+	if (w) {
+		w->used = true;
+		w->fd = fd;
+		memcpy(w->path, body, plen + 1);
+		memcpy(w->token, body + plen + 1, tlen);
+		w->token[tlen] = '\0';
+	}
+	pthread_mutex_unlock(&store_lock);
+	return w != NULL;
+}
+
+static void drop_watches(int fd)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&store_lock);
+	for (i = 0; i < WATCH_MAX; i++)
+		if (watches[i].fd == fd)
+			watches[i].used = false;
+	pthread_mutex_unlock(&store_lock);
 }
 
 static void reply_error(int fd, const struct xsd_sockmsg *req, const char *err)
@@ -262,10 +345,31 @@ static void *serve_client(void *arg)
 			store_rm(body);
 			reply(fd, &req, XS_RM, ok, sizeof(ok));
 			break;
+		case XS_WATCH: {
+			struct watch *w;
+
+			if (!add_watch(fd, body, req.len)) {
+				reply_error(fd, &req, "EINVAL");
+				break;
+			}
+			reply(fd, &req, XS_WATCH, ok, sizeof(ok));
+			/* xenstored fires a new watch once at once. */
+			pthread_mutex_lock(&store_lock);
+			for (w = watches; w < watches + WATCH_MAX; w++)
+				if (w->used && w->fd == fd &&
+				    !strcmp(w->path, body))
+					send_event(w);
+			pthread_mutex_unlock(&store_lock);
+			break;
+		}
+		case XS_UNWATCH:
+			reply(fd, &req, XS_UNWATCH, ok, sizeof(ok));
+			break;
 		default:
 			reply_error(fd, &req, "ENOSYS");
 		}
 	}
+	drop_watches(fd);
 	close(fd);
 	return NULL;
 }
@@ -313,8 +417,9 @@ static void sleep_ms(long ms)
 }
 
 /*
- * xl vcpu-set -i DOMID N, as xl and the guest together would answer it:
+ * xl vcpu-set [-i] DOMID N, as xl and the guest together would answer it:
  * cpu/<i>/availability for every vCPU, then data/smpalt/online and mode.
+ * It logs "DOMID N" (with "-i " in front when given) to FAKE_XL_LOG.
  * FAKE_XL_FAIL in the environment makes it fail.
  */
 static int fake_xl(int argc, char **argv)
@@ -322,15 +427,17 @@ static int fake_xl(int argc, char **argv)
 	char path[PATH_LEN], num[VALUE_LEN];
 	struct xs_handle *h;
 	unsigned int domid, n, i;
+	bool ignore_host;
 	FILE *logf;
 
-	if (argc != 5 || strcmp(argv[2], "-i"))
+	ignore_host = argc == 5 && !strcmp(argv[2], "-i");
+	if (argc != 4 + ignore_host)
 		return EXIT_USAGE;
-	domid = (unsigned int)atoi(argv[3]);
-	n = (unsigned int)atoi(argv[4]);
+	domid = (unsigned int)atoi(argv[2 + ignore_host]);
+	n = (unsigned int)atoi(argv[3 + ignore_host]);
 	logf = getenv("FAKE_XL_LOG") ? fopen(getenv("FAKE_XL_LOG"), "a") : NULL;
 	if (logf) {
-		fprintf(logf, "%u %u\n", domid, n);
+		fprintf(logf, "%s%u %u\n", ignore_host ? "-i " : "", domid, n);
 		fclose(logf);
 	}
 	if (getenv("FAKE_XL_DELAY_MS"))
@@ -378,6 +485,23 @@ static void add_guest(unsigned int domid, const char *name, const char *load)
 	store_setf("100", "/local/domain/%u/data/smpalt/throughput", domid);
 	if (load)
 		store_setf(load, "/local/domain/%u/data/smpalt/load", domid);
+}
+
+/* A guest created while the autoscaler runs: xl introduces it. */
+static void create_guest(unsigned int domid, const char *name, const char *load)
+{
+	add_guest(domid, name, load);
+	fire_watch("@introduceDomain");
+}
+
+/* A guest destroyed: its home goes, then the domain is released. */
+static void destroy_guest(unsigned int domid)
+{
+	char path[PATH_LEN];
+
+	snprintf(path, sizeof(path), "/local/domain/%u", domid);
+	store_rm(path);
+	fire_watch("@releaseDomain");
 }
 
 static int setup(void **state)
@@ -458,6 +582,15 @@ static void expect_in_file(const char *path, const char *text)
 	slurp(path, buf, sizeof(buf));
 	if (!strstr(buf, text))
 		fail_msg("'%s' not in %s:\n%s", text, path, buf);
+}
+
+static void expect_not_in_file(const char *path, const char *text)
+{
+	static char buf[TEXT_MAX];
+
+	slurp(path, buf, sizeof(buf));
+	if (strstr(buf, text))
+		fail_msg("'%s' in %s:\n%s", text, path, buf);
 }
 
 /* Wait until the file contains text; false after WAIT_MS. */
@@ -542,7 +675,7 @@ static void load_drives_vcpus_up_then_down_and_fills_the_csv(void **state)
 
 	store_setf("250", "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
 	assert_true(wait_for_text(xl_log, "3 4\n")); /* ceil(250/80) */
-	assert_true(wait_for_text(csv_path, ",guest,250,4,smp,100\n"));
+	assert_true(wait_for_text(csv_path, ",guest,250,4,smp,100,"));
 	sleep_ms(POLL_MS * 10); /* in the band now: no further change */
 	store_setf("0", "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
 	assert_true(wait_for_text(xl_log, "3 1\n"));
@@ -555,10 +688,14 @@ static void load_drives_vcpus_up_then_down_and_fills_the_csv(void **state)
 				 "over-high: load 250% > 80%");
 	expect_in_file(out_path, "vcpus 4 -> 1: under-low: load 0% < 160%");
 	expect_in_file(out_path, "stopped by SIGTERM");
-	expect_in_file(out_path, "vcpu-set -i 3 4 done in");
-	expect_in_file(csv_path, "time_s,domain,load,vcpus,mode,throughput\n");
-	expect_in_file(csv_path, ",guest,250,4,smp,100\n");
-	expect_in_file(csv_path, ",guest,0,1,up,100\n");
+	expect_in_file(out_path, "guest (domain 3): xl: vcpus 4 done in");
+	expect_in_file(csv_path,
+		       "time_s,domain,load,vcpus,mode,throughput,"
+		       "unix_time,domid,signal,guest_load,xen_load\n");
+	/* No Xen here: the guest's figure, no Xen figure. */
+	expect_in_file(csv_path, ",guest,250,4,smp,100,");
+	expect_in_file(csv_path, ",3,guest,250,\n");
+	expect_in_file(csv_path, ",guest,0,1,up,100,");
 	assert_true(count_lines(csv_path) > 10);
 }
 
@@ -597,8 +734,8 @@ static void failing_xl_is_reported(void **state)
 	setenv("FAKE_XL_FAIL", "1", 1);
 	assert_int_equal(wait_exit(start_autoscaler("--once", "guest", NULL)),
 			 EXIT_RUNTIME);
-	expect_in_file(out_path, "vcpu-set -i 3 4 failed");
-	expect_in_file(out_path, "1 xl failure");
+	expect_in_file(out_path, "xl: vcpus 4 failed (exit status 1)");
+	expect_in_file(out_path, "1 failed change");
 }
 
 /* Sampling goes on while xl runs; SIGTERM then waits for xl to end. */
@@ -618,11 +755,11 @@ static void slow_xl_does_not_stop_sampling_nor_get_orphaned(void **state)
 	assert_int_equal(count_lines(xl_log), 1); /* no second decision */
 	kill(pid, SIGTERM);
 	assert_int_equal(wait_exit(pid), 0);
-	expect_in_file(out_path, "vcpu-set -i 3 4 done in");
+	expect_in_file(out_path, "xl: vcpus 4 done in");
 	expect_in_file(out_path, "stopped by SIGTERM");
 }
 
-static void vanished_domain_is_dropped_then_exit_5(void **state)
+static void vanished_domain_is_dropped_and_the_daemon_stays_up(void **state)
 {
 	pid_t pid;
 
@@ -631,15 +768,16 @@ static void vanished_domain_is_dropped_then_exit_5(void **state)
 	add_guest(OTHER_DOMID, "other", "0");
 	pid = start_autoscaler(FAST_ARGS, "guest", "other", NULL);
 	assert_true(wait_for_text(out_path, "watching other"));
-	store_rm("/local/domain/3");
+	destroy_guest(GUEST_DOMID);
 	assert_true(wait_for_text(out_path,
 				  "guest (domain 3): disappeared: dropped"));
+	destroy_guest(OTHER_DOMID);
+	assert_true(wait_for_text(out_path,
+				  "other (domain 4): disappeared: dropped"));
 	sleep_ms(POLL_MS * 10);
 	assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still running */
-	store_rm("/local/domain/4");
-	assert_int_equal(wait_exit(pid), EXIT_ALL_GONE);
-	expect_in_file(out_path, "other (domain 4): disappeared: dropped");
-	expect_in_file(out_path, "every domain has disappeared");
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
 }
 
 static void absent_load_is_logged_once_and_recorded_empty(void **state)
@@ -652,7 +790,7 @@ static void absent_load_is_logged_once_and_recorded_empty(void **state)
 			       csv_path, "guest", NULL);
 	assert_int_equal(wait_exit(pid), 0);
 	expect_in_file(out_path, "data/smpalt/load absent");
-	expect_in_file(csv_path, ",guest,,1,up,100\n");
+	expect_in_file(csv_path, ",guest,,1,up,100,");
 	assert_int_equal(count_lines(xl_log), 0);
 }
 
@@ -663,7 +801,169 @@ static void csv_quotes_a_name_with_a_comma(void **state)
 	assert_int_equal(wait_exit(start_autoscaler("--once", "--csv", csv_path,
 						    "web,\"1\"", NULL)),
 			 0);
-	expect_in_file(csv_path, ",\"web,\"\"1\"\"\",0,1,up,100\n");
+	expect_in_file(csv_path, ",\"web,\"\"1\"\"\",0,1,up,100,");
+}
+
+static void version_names_the_program(void **state)
+{
+	(void)state;
+	assert_int_equal(wait_exit(start_autoscaler("--version", NULL)), 0);
+	expect_in_file(out_path, "smpalt-autoscaler ");
+}
+
+/* Started before any guest: a glob adopts the guest created later. */
+static void started_first_it_adopts_a_guest_by_glob(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	pid = start_autoscaler(FAST_ARGS, "gu*", NULL);
+	assert_true(wait_for_text(out_path, "no domain selected yet"));
+	sleep_ms(POLL_MS * 10);
+	assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* waiting */
+	create_guest(OTHER_DOMID, "other", "250");	  /* not matched */
+	create_guest(GUEST_DOMID, "guest", "250");
+	assert_true(wait_for_text(out_path, "watching guest (domain 3)"));
+	assert_true(wait_for_text(xl_log, "3 4\n"));
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
+	expect_not_in_file(out_path, "watching other");
+	expect_not_in_file(xl_log, "4 ");
+}
+
+/* xl reboot: the domain goes, comes back with the same name, a new id. */
+static void rebooted_guest_is_followed_under_its_new_domid(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	pid = start_autoscaler(FAST_ARGS, "--all", NULL);
+	assert_true(wait_for_text(out_path, "watching guest (domain 3)"));
+	destroy_guest(GUEST_DOMID);
+	assert_true(wait_for_text(out_path,
+				  "guest (domain 3): disappeared: dropped"));
+	create_guest(REBOOTED_DOMID, "guest", "250");
+	assert_true(wait_for_text(out_path, "watching guest (domain 5)"));
+	assert_true(wait_for_text(xl_log, "5 4\n"));
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
+	expect_not_in_file(xl_log, "3 ");
+}
+
+/* --all takes every guest, never dom0 (even with cpu/ keys). */
+static void all_takes_every_guest_but_dom0(void **state)
+{
+	(void)state;
+	store_set("/local/domain/0/cpu/0/availability", "online");
+	store_set("/local/domain/0/data/smpalt/load", "1000");
+	add_guest(GUEST_DOMID, "guest", "250");
+	add_guest(OTHER_DOMID, "other", "0");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "--all", NULL)),
+			 0);
+	expect_in_file(out_path, "watching guest (domain 3)");
+	expect_in_file(out_path, "watching other (domain 4)");
+	expect_not_in_file(out_path, "Domain-0");
+	expect_in_file(xl_log, "3 4\n");
+	assert_int_equal(count_lines(xl_log), 1);
+}
+
+static void once_with_a_glob_matching_nothing_exits_4(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "web-*", NULL)),
+			 EXIT_NO_DOMAIN);
+	expect_in_file(out_path, "no domain 'web-*'");
+}
+
+/* xl vcpu-set -i only with --ignore-host: it overcommits the host. */
+static void xl_runs_without_i_unless_ignore_host(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "guest", NULL)),
+			 0);
+	expect_in_file(xl_log, "3 4\n");
+	expect_not_in_file(xl_log, "-i");
+	add_guest(GUEST_DOMID, "guest", "250");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "--ignore-host",
+						    "guest", NULL)),
+			 0);
+	expect_in_file(xl_log, "-i 3 4\n");
+}
+
+/* Log rotation: the CSV is moved away, SIGHUP makes a new one. */
+static void sighup_reopens_the_csv(void **state)
+{
+	char rotated[DIR_LEN + 16];
+	pid_t pid;
+
+	(void)state;
+	snprintf(rotated, sizeof(rotated), "%s/as.csv.1", tmpdir);
+	add_guest(GUEST_DOMID, "guest", "0");
+	pid = start_autoscaler(FAST_ARGS, "--csv", csv_path, "guest", NULL);
+	assert_true(wait_for_text(csv_path, ",guest,0,1,up,100,"));
+	assert_int_equal(rename(csv_path, rotated), 0);
+	kill(pid, SIGHUP);
+	assert_true(wait_for_text(out_path, "SIGHUP: reopened the CSV"));
+	assert_true(wait_for_text(csv_path, ",guest,0,1,up,100,"));
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit(pid), 0);
+	expect_in_file(csv_path, "time_s,domain,load,vcpus,mode,throughput,");
+	expect_in_file(rotated, ",guest,0,1,up,100,");
+	unlink(rotated);
+}
+
+/* Output not a terminal: "<N>" priorities, then elapsed and UTC time. */
+static void log_lines_carry_priority_and_wall_time(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "guest", NULL)),
+			 0);
+	expect_in_file(out_path, "<6>[");
+	expect_in_file(out_path, "Z watching guest (domain 3)");
+	add_guest(GUEST_DOMID, "guest", "250");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "--log-priority",
+						    "never", "nosuch", NULL)),
+			 EXIT_NO_DOMAIN);
+	expect_not_in_file(out_path, "<3>");
+	expect_in_file(out_path, "Z smpalt-autoscaler: error: no domain");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "nosuch", NULL)),
+			 EXIT_NO_DOMAIN);
+	expect_in_file(out_path, "<3>[");
+}
+
+/* A claim beyond 100% x maxvcpus is cut to it, and says so. */
+static void guest_claim_is_capped_at_its_maxvcpus(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "100000");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "--csv", csv_path,
+						    "guest", NULL)),
+			 0);
+	expect_in_file(out_path, "data/smpalt/load 100000% capped");
+	expect_in_file(csv_path, ",guest,400,1,up,100,");
+	expect_in_file(csv_path, ",3,guest-capped,100000,\n");
+}
+
+/* Without Xen (no privcmd) --signal xen cannot work: it says so. */
+static void signal_xen_without_xen_exits_6(void **state)
+{
+	(void)state;
+	if (!access("/dev/xen/privcmd", F_OK))
+		skip(); /* a dom0: Xen's accounting is there */
+	add_guest(GUEST_DOMID, "guest", "250");
+	assert_int_equal(wait_exit(start_autoscaler("--once", "--signal", "xen",
+						    "guest", NULL)),
+			 EXIT_XENSTAT);
+	expect_in_file(out_path, "needed by --signal xen");
+	assert_int_equal(count_lines(xl_log), 0);
+	assert_int_equal(
+		wait_exit(start_autoscaler("--signal", "cpu", "guest", NULL)),
+		EXIT_USAGE);
+	expect_in_file(out_path, "--signal: 'cpu'");
 }
 
 int main(int argc, char **argv)
@@ -683,11 +983,28 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(failing_xl_is_reported, setup),
 		cmocka_unit_test_setup(
 			slow_xl_does_not_stop_sampling_nor_get_orphaned, setup),
-		cmocka_unit_test_setup(vanished_domain_is_dropped_then_exit_5,
-				       setup),
+		cmocka_unit_test_setup(
+			vanished_domain_is_dropped_and_the_daemon_stays_up,
+			setup),
 		cmocka_unit_test_setup(csv_quotes_a_name_with_a_comma, setup),
 		cmocka_unit_test_setup(
 			absent_load_is_logged_once_and_recorded_empty, setup),
+		cmocka_unit_test_setup(version_names_the_program, setup),
+		cmocka_unit_test_setup(started_first_it_adopts_a_guest_by_glob,
+				       setup),
+		cmocka_unit_test_setup(
+			rebooted_guest_is_followed_under_its_new_domid, setup),
+		cmocka_unit_test_setup(all_takes_every_guest_but_dom0, setup),
+		cmocka_unit_test_setup(
+			once_with_a_glob_matching_nothing_exits_4, setup),
+		cmocka_unit_test_setup(xl_runs_without_i_unless_ignore_host,
+				       setup),
+		cmocka_unit_test_setup(sighup_reopens_the_csv, setup),
+		cmocka_unit_test_setup(log_lines_carry_priority_and_wall_time,
+				       setup),
+		cmocka_unit_test_setup(guest_claim_is_capped_at_its_maxvcpus,
+				       setup),
+		cmocka_unit_test_setup(signal_xen_without_xen_exits_6, setup),
 	};
 	ssize_t n;
 	int rc;

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host tests of the autoscaler's load signal (tools/autoscale_signal.c):
+ * the load from Xen's CPU time over the time that passed, the choice
+ * between the guest's claim and Xen's figure, and the clamp of a claim.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "autoscale_signal.h"
+
+#define NS_PER_SEC 1000000000ULL
+#define NS_PER_MS 1000000ULL
+#define HIGH 80
+#define LOW 40
+#define MAXVCPUS 4
+
+static struct as_signal_input input(bool has_guest, unsigned int guest,
+				    bool has_xen, unsigned int xen,
+				    unsigned int vcpus)
+{
+	return (struct as_signal_input){
+		.has_guest = has_guest,
+		.guest = guest,
+		.has_xen = has_xen,
+		.xen = xen,
+		.vcpus = vcpus,
+		.maxvcpus = MAXVCPUS,
+		.high_pct = HIGH,
+		.low_pct = LOW,
+	};
+}
+
+static void cpu_load_is_cpu_time_over_wall_time(void **state)
+{
+	unsigned int load = 0;
+
+	(void)state;
+	/* One vCPU busy for a whole second: 100%. */
+	assert_true(as_cpu_load(NS_PER_SEC, NS_PER_SEC, &load));
+	assert_int_equal(load, 100);
+	/* 2.5 vCPUs' worth over 2 s. */
+	assert_true(as_cpu_load(5 * NS_PER_SEC, 2 * NS_PER_SEC, &load));
+	assert_int_equal(load, 250);
+	/* Idle. */
+	assert_true(as_cpu_load(0, NS_PER_SEC, &load));
+	assert_int_equal(load, 0);
+}
+
+/* A late sample: the rate comes from the time that actually passed. */
+static void cpu_load_uses_the_time_that_passed(void **state)
+{
+	unsigned int load = 0;
+
+	(void)state;
+	/* 1.5 s of CPU in 1.5 s (a period of 1 s that took 1.5): 100%. */
+	assert_true(as_cpu_load(1500 * NS_PER_MS, 1500 * NS_PER_MS, &load));
+	assert_int_equal(load, 100);
+	/* 2 vCPUs busy over 1.7 s. */
+	assert_true(as_cpu_load(3400 * NS_PER_MS, 1700 * NS_PER_MS, &load));
+	assert_int_equal(load, 200);
+}
+
+static void cpu_load_rounds_to_nearest(void **state)
+{
+	unsigned int load = 0;
+
+	(void)state;
+	assert_true(as_cpu_load(1005 * NS_PER_MS / 10, NS_PER_SEC, &load));
+	assert_int_equal(load, 10); /* 10.05 */
+	assert_true(as_cpu_load(1006 * NS_PER_MS / 10, NS_PER_SEC, &load));
+	assert_int_equal(load, 10); /* 10.06 */
+	assert_true(as_cpu_load(105 * NS_PER_MS, NS_PER_SEC, &load));
+	assert_int_equal(load, 11); /* 10.5 */
+	assert_true(as_cpu_load(1, 3, &load));
+	assert_int_equal(load, 33);
+}
+
+static void cpu_load_refuses_no_time_and_absurd_figures(void **state)
+{
+	unsigned int load = 7;
+
+	(void)state;
+	assert_false(as_cpu_load(NS_PER_SEC, 0, &load));
+	/* A counter that wrapped: a delta near 2^64 over a second. */
+	assert_false(as_cpu_load(UINT64_MAX - 5, NS_PER_SEC, &load));
+	assert_int_equal(load, 7); /* untouched */
+}
+
+static void xen_signal_takes_xen_only(void **state)
+{
+	struct as_signal_input in = input(true, 300, true, 95, 1);
+	unsigned int load = 0;
+
+	(void)state;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_XEN, &in, &load),
+			 AS_SOURCE_XEN);
+	assert_int_equal(load, 95);
+	in.has_xen = false;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_XEN, &in, &load),
+			 AS_SOURCE_NONE);
+}
+
+static void guest_signal_takes_the_claim(void **state)
+{
+	struct as_signal_input in = input(true, 250, false, 0, 1);
+	unsigned int load = 0;
+
+	(void)state;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_GUEST, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 250);
+	in.has_guest = false;
+	in.has_xen = true;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_GUEST, &in, &load),
+			 AS_SOURCE_NONE);
+}
+
+/* auto: the guest's claim when there is one, else Xen's figure. */
+static void auto_prefers_the_guest_then_xen(void **state)
+{
+	struct as_signal_input in = input(true, 250, true, 98, 1);
+	unsigned int load = 0;
+
+	(void)state;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 250);
+	in.has_guest = false;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_XEN);
+	assert_int_equal(load, 98);
+	in.has_xen = false;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_NONE);
+}
+
+static void claim_never_exceeds_maxvcpus(void **state)
+{
+	struct as_signal_input in = input(true, 100000, false, 0, 1);
+	unsigned int load = 0;
+
+	(void)state;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_GUEST, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, MAXVCPUS * 100);
+	in.guest = MAXVCPUS * 100; /* exactly all of them: as is */
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, MAXVCPUS * 100);
+}
+
+/* Idle by Xen's account: a claim cannot take the guest above its count. */
+static void claim_is_bounded_by_xen_when_xen_sees_it_idle(void **state)
+{
+	/* 2 vCPUs, Xen sees 30% (under 2 x 40%), the guest claims 300%. */
+	struct as_signal_input in = input(true, 300, true, 30, 2);
+	unsigned int load = 0;
+
+	(void)state;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 2 * HIGH); /* keeps 2: ceil(160/80) */
+	/* --signal guest applies the same bound. */
+	assert_int_equal(as_signal_choose(AS_SIGNAL_GUEST, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 2 * HIGH);
+	/* Xen sees it busy (90% >= 80%): the claim stands. */
+	in.xen = 90;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 300);
+}
+
+/* A guest may always give vCPUs back, whatever Xen sees. */
+static void low_claim_is_never_raised(void **state)
+{
+	struct as_signal_input in = input(true, 10, true, 0, 3);
+	unsigned int load = 99;
+
+	(void)state;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 10);
+	in.xen = 300;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 10);
+}
+
+static void names_parse_and_print(void **state)
+{
+	enum as_signal sig = AS_SIGNAL_GUEST;
+
+	(void)state;
+	assert_int_equal(as_signal_parse("xen", &sig), 0);
+	assert_int_equal(sig, AS_SIGNAL_XEN);
+	assert_int_equal(as_signal_parse("auto", &sig), 0);
+	assert_int_equal(sig, AS_SIGNAL_AUTO);
+	assert_int_equal(as_signal_parse("guest", &sig), 0);
+	assert_int_equal(sig, AS_SIGNAL_GUEST);
+	assert_int_equal(as_signal_parse("Xen", &sig), -EINVAL);
+	assert_int_equal(as_signal_parse("", &sig), -EINVAL);
+	assert_int_equal(sig, AS_SIGNAL_GUEST);
+	assert_string_equal(as_signal_name(AS_SIGNAL_XEN), "xen");
+	assert_string_equal(as_source_name(AS_SOURCE_GUEST_CAPPED),
+			    "guest-capped");
+	assert_string_equal(as_source_name(AS_SOURCE_NONE), "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cpu_load_is_cpu_time_over_wall_time),
+		cmocka_unit_test(cpu_load_uses_the_time_that_passed),
+		cmocka_unit_test(cpu_load_rounds_to_nearest),
+		cmocka_unit_test(cpu_load_refuses_no_time_and_absurd_figures),
+		cmocka_unit_test(xen_signal_takes_xen_only),
+		cmocka_unit_test(guest_signal_takes_the_claim),
+		cmocka_unit_test(auto_prefers_the_guest_then_xen),
+		cmocka_unit_test(claim_never_exceeds_maxvcpus),
+		cmocka_unit_test(claim_is_bounded_by_xen_when_xen_sees_it_idle),
+		cmocka_unit_test(low_claim_is_never_raised),
+		cmocka_unit_test(names_parse_and_print),
+	};
+
+	return cmocka_run_group_tests_name("autoscale_signal", tests, NULL,
+					   NULL);
+}

@@ -1,0 +1,179 @@
+# Scenario autoscale-lifecycle: smpalt-autoscaler as a daemon follows
+# guests through their life.
+# Input: the autoscaler started with a name glob (smpalt-autoscale-
+# lifecycle*) BEFORE any guest exists (period 0.5 s, hold 1 s, defaults
+# otherwise: no --ignore-host, signal auto); then a guest created
+# (on_reboot=restart) and given demand 150; then `xl reboot` of it (it
+# comes back with a new domid, demand 0 and the 2 vCPUs it had: libxl
+# keeps the live count) and demand 150 again; then a
+# second guest created and given demand 150; then SIGTERM.
+# Expected: the daemon waits with no domain; each guest is adopted
+# ("watching NAME (domain ID)") and scaled to ceil(150/80) = 2 vCPUs (the
+# host's 2 CPUs allow it without -i); the rebooted guest's old domid is
+# dropped and the new one adopted, taken down to 1 while idle and up to 2
+# again; both guests end at 2, and
+# check_xen_view (the guest's online/mode against xl vcpu-list) holds at
+# each settled step; the daemon never exits and stops with 0 at SIGTERM.
+# Figures: seconds from demand to 2 vCPUs, per step.
+# The CSV and log come back as autoscale-lifecycle.csv and
+# autoscale-lifecycle-autoscaler.log in the results folder.
+
+AUTOSCALER=/usr/local/bin/smpalt-autoscaler
+READY="smpalt: ready"
+BOOT_TIMEOUT=30
+SAMPLE_TIMEOUT=20
+SCALE_TIMEOUT=25
+ADOPT_TIMEOUT=15
+STOP_TIMEOUT=10
+DEMAND=150
+WANT=2 # ceil(150 / 80)
+PERIOD=0.5
+HOLD=1
+CSV=/tmp/autoscale-lifecycle.csv
+AS_LOG=/tmp/autoscale-lifecycle-autoscaler.log
+
+[ -x "$AUTOSCALER" ] || result SKIP "no $AUTOSCALER in the initramfs (make tools)"
+require_guest
+[ "$(host_cpus)" -ge $WANT ] || result SKIP "host has $(host_cpus) CPUs, the scenario needs $WANT"
+
+finish() {
+	echo "--- autoscaler log"
+	cat "$AS_LOG" 2>/dev/null
+	echo "---"
+	emit_file autoscale-lifecycle.csv "$CSV" >/dev/console
+	emit_file autoscale-lifecycle-autoscaler.log "$AS_LOG" >/dev/console
+}
+
+# die_with_logs REASON: the scenario fails, with the autoscaler's files.
+die_with_logs() {
+	finish
+	fail "$*"
+}
+
+# alive PID: the process runs (a zombie not yet waited for does not).
+alive() {
+	local st
+	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# daemon_alive WHEN: fail unless the autoscaler still runs.
+daemon_alive() {
+	alive "$AS_PID" || die_with_logs "$1: the autoscaler exited"
+}
+
+# wait_log TEXT TIMEOUT: wait for a line of the autoscaler's log.
+wait_log() {
+	local end=$(($(date +%s) + $2))
+	until grep -qF "$1" "$AS_LOG"; do
+		[ "$(date +%s)" -le "$end" ] || return 1
+		usleep $POLL_USEC
+	done
+}
+
+# wait_guest_online N TIMEOUT: data/smpalt/online of $DOMID reads N.
+wait_guest_online() {
+	local end=$(($(date +%s) + $2)) v=
+	while [ "$(date +%s)" -le $end ]; do
+		v=$(xs_read_guest data/smpalt/online)
+		[ "$v" = "$1" ] && return 0
+		usleep $POLL_USEC
+	done
+	log "online='$v', wanted $1"
+	return 1
+}
+
+# boot_and_scale WHAT: $GUEST/$DOMID just created: wait until it is ready
+# and adopted, idle at 1 vCPU (a rebooted guest comes back with the count
+# it had: the daemon takes it down), give it demand 150, wait for 2 vCPUs
+# and the smp text, compare with Xen. Sets UP_S.
+boot_and_scale() {
+	local t
+	wait_for_xs data/smpalt/load 0 $BOOT_TIMEOUT ||
+		die_with_logs "$1: no data/smpalt/load=0 within ${BOOT_TIMEOUT}s"
+	wait_log "watching $GUEST (domain $DOMID)" $ADOPT_TIMEOUT ||
+		die_with_logs "$1: $GUEST (domain $DOMID) not adopted"
+	wait_guest_online 1 $SCALE_TIMEOUT ||
+		die_with_logs "$1: idle, online never went to 1"
+	if [ "$(xen_online_vcpus)" -ne 1 ]; then
+		wait_log "$GUEST (domain $DOMID): xl: vcpus 1 done in" $SAMPLE_TIMEOUT ||
+			die_with_logs "$1: no 'done' line for vcpus 1"
+	fi
+	check_xen_view "$1, idle"
+	t=$(now_cs)
+	xs_write_guest control/smpalt/demand $DEMAND ||
+		die_with_logs "$1: cannot write control/smpalt/demand"
+	wait_guest_online $WANT $SCALE_TIMEOUT ||
+		die_with_logs "$1: demand $DEMAND: online never reached $WANT"
+	UP_S=$(since "$t")
+	wait_for_xs data/smpalt/mode smp $SAMPLE_TIMEOUT ||
+		die_with_logs "$1: mode never became smp"
+	# Settled: the change is done once the log says so.
+	wait_log "$GUEST (domain $DOMID): xl: vcpus $WANT done in" $SAMPLE_TIMEOUT ||
+		die_with_logs "$1: no 'done' line for vcpus $WANT"
+	check_xen_view "$1"
+	daemon_alive "$1"
+	note "$1: $GUEST (domain $DOMID) adopted, demand $DEMAND: $WANT vCPUs + smp in $UP_S s"
+}
+
+# --- 1. the daemon first, with no guest to scale
+$AUTOSCALER --period $PERIOD --hold $HOLD --csv "$CSV" \
+	"smpalt-$SCENARIO*" >"$AS_LOG" 2>&1 &
+AS_PID=$!
+wait_log "no domain selected yet" $ADOPT_TIMEOUT ||
+	die_with_logs "no 'waiting' line from the autoscaler without domains"
+sleep 1
+daemon_alive "no domain yet"
+note "autoscaler pid $AS_PID up with no domain, glob smpalt-$SCENARIO*"
+
+# --- 2. a guest appears: adopted, scaled up
+guest_create 'on_reboot="restart"'
+wait_for_console "$READY" $BOOT_TIMEOUT || die_with_logs "no '$READY' within ${BOOT_TIMEOUT}s"
+boot_and_scale "first guest"
+first_s=$UP_S
+OLD_DOMID=$DOMID
+
+# --- 3. xl reboot: a new domid, followed again
+xl reboot "$GUEST" || die_with_logs "xl reboot $GUEST failed"
+end=$(($(date +%s) + BOOT_TIMEOUT))
+while :; do
+	id=$(xl domid "$GUEST" 2>/dev/null)
+	[ -n "$id" ] && [ "$id" != "$OLD_DOMID" ] && break
+	[ "$(date +%s)" -le $end ] || die_with_logs "$GUEST not back with a new domid after xl reboot"
+	usleep $POLL_USEC
+done
+DOMID=$id
+wait_log "$GUEST (domain $OLD_DOMID): disappeared: dropped" $ADOPT_TIMEOUT ||
+	die_with_logs "old domain $OLD_DOMID not dropped after the reboot"
+boot_and_scale "rebooted guest"
+reboot_s=$UP_S
+FIRST_DOMID=$DOMID
+FIRST=$GUEST
+
+# --- 4. a second guest later: adopted too
+GUEST=$FIRST-b
+xl create -q "$SMPALT_CFG" "name=\"$GUEST\"" || die_with_logs "xl create $GUEST failed"
+DOMID=$(xl domid "$GUEST") || die_with_logs "no domid for $GUEST"
+boot_and_scale "second guest"
+second_s=$UP_S
+
+# --- 5. both still at 2, Xen agreeing; the daemon stops cleanly
+check_xen_view "second guest, end"
+GUEST=$FIRST DOMID=$FIRST_DOMID
+check_xen_view "rebooted guest, end"
+daemon_alive "end"
+kill -TERM "$AS_PID"
+end=$(($(date +%s) + STOP_TIMEOUT))
+while alive "$AS_PID"; do
+	[ "$(date +%s)" -le $end ] || { kill -KILL "$AS_PID"; die_with_logs "autoscaler still running ${STOP_TIMEOUT}s after SIGTERM"; }
+	usleep $POLL_USEC
+done
+wait "$AS_PID"
+rc=$?
+finish
+[ $rc -eq 0 ] || fail "autoscaler exited $rc after SIGTERM"
+grep -q 'stopped by SIGTERM' "$AS_LOG" || fail "no clean stop line in the log"
+adopted=$(grep -c 'watching ' "$AS_LOG")
+[ "$adopted" -eq 3 ] || fail "$adopted adoptions logged, expected 3 (guest, rebooted guest, second guest)"
+
+result SUCCESS "started with no domain; guest adopted + $WANT vCPUs in $first_s s; after xl reboot (domain $OLD_DOMID -> $FIRST_DOMID) adopted again + $WANT in $reboot_s s; second guest + $WANT in $second_s s; Xen agrees at each step; 3 adoptions, daemon up throughout"

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+/*
+ * autoscale_signal.c - the load figure the autoscaler decides on: the
+ * guest's claim, Xen's CPU accounting, and the clamp between the two.
+ * See autoscale_signal.h.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "autoscale_signal.h"
+
+bool as_cpu_load(uint64_t cpu_ns_delta, uint64_t wall_ns_delta,
+		 unsigned int *load)
+{
+	unsigned __int128 num;
+	uint64_t pct;
+
+	if (!wall_ns_delta)
+		return false;
+	/* 128 bits: cpu_ns * 100 overflows 64 after ~5800 years of CPU
+	 * time, but a wrapped counter's delta is near 2^64. */
+	num = (unsigned __int128)cpu_ns_delta * AS_PERCENT + wall_ns_delta / 2;
+	if (num / wall_ns_delta > UINT32_MAX)
+		return false;
+	pct = (uint64_t)(num / wall_ns_delta);
+	*load = (unsigned int)pct;
+	return true;
+}
+
+/* The guest's claim clamped to its maxvcpus, then bounded by Xen's. */
+static enum as_source guest_load(const struct as_signal_input *in,
+				 unsigned int *load)
+{
+	uint64_t most = (uint64_t)in->maxvcpus * AS_PERCENT;
+	uint64_t keep = (uint64_t)in->vcpus * in->high_pct;
+	enum as_source src = AS_SOURCE_GUEST;
+	uint64_t v = in->guest;
+
+	if (v > most) {
+		v = most;
+		src = AS_SOURCE_GUEST_CAPPED;
+	}
+	/* Idle by Xen's account (under low% of each vCPU it has): no claim
+	 * may take it above its count; vcpus * high keeps the count. */
+	if (in->has_xen &&
+	    (uint64_t)in->xen < (uint64_t)in->vcpus * in->low_pct && v > keep) {
+		v = keep;
+		src = AS_SOURCE_GUEST_CAPPED;
+	}
+	*load = (unsigned int)v;
+	return src;
+}
+
+enum as_source as_signal_choose(enum as_signal signal,
+				const struct as_signal_input *in,
+				unsigned int *load)
+{
+	switch (signal) {
+	case AS_SIGNAL_GUEST:
+		if (!in->has_guest)
+			return AS_SOURCE_NONE;
+		return guest_load(in, load);
+	case AS_SIGNAL_XEN:
+		if (!in->has_xen)
+			return AS_SOURCE_NONE;
+		*load = in->xen;
+		return AS_SOURCE_XEN;
+	case AS_SIGNAL_AUTO:
+		if (in->has_guest)
+			return guest_load(in, load);
+		if (!in->has_xen)
+			return AS_SOURCE_NONE;
+		*load = in->xen;
+		return AS_SOURCE_XEN;
+	}
+	return AS_SOURCE_NONE;
+}
+
+static const char *const signal_names[] = {
+	[AS_SIGNAL_AUTO] = "auto",
+	[AS_SIGNAL_GUEST] = "guest",
+	[AS_SIGNAL_XEN] = "xen",
+};
+
+int as_signal_parse(const char *name, enum as_signal *signal)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(signal_names) / sizeof(signal_names[0]); i++)
+		if (!strcmp(name, signal_names[i])) {
+			*signal = (enum as_signal)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *as_signal_name(enum as_signal signal)
+{
+	if ((unsigned int)signal <
+	    sizeof(signal_names) / sizeof(signal_names[0]))
+		return signal_names[signal];
+	return "?";
+}
+
+const char *as_source_name(enum as_source source)
+{
+	switch (source) {
+	case AS_SOURCE_NONE:
+		return "";
+	case AS_SOURCE_GUEST:
+		return "guest";
+	case AS_SOURCE_GUEST_CAPPED:
+		return "guest-capped";
+	case AS_SOURCE_XEN:
+		return "xen";
+	}
+	return "?";
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * autoscale_signal.h - where the autoscaler's load figure comes from, pure:
+ * the guest's own claim (data/smpalt/load), the CPU time Xen accounts to
+ * the domain's vCPUs, or the guest's claim bounded by Xen's figure.
+ * No xenstore, no clock: host tests drive it (autoscale_signal_test.c).
+ *
+ * Load is in percent of one vCPU, as in autoscale_policy.h.
+ *
+ *   xen load = 100 * (CPU time delta of all vCPUs) / (wall time delta)
+ *
+ * The clamp: a guest's claim never exceeds 100% x maxvcpus; and when Xen's
+ * figure is known and shows the vCPUs the guest has under the low
+ * threshold (idle by the hypervisor's account), a claim that would scale
+ * up is cut to vcpus x high (the count stays).  A guest can thus always
+ * give its vCPUs back, but needs more only while Xen sees it use the ones
+ * it has.
+ */
+#ifndef SMPALT_AUTOSCALE_SIGNAL_H
+#define SMPALT_AUTOSCALE_SIGNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "autoscale_policy.h"
+
+/* Which load figure the autoscaler decides on (--signal). */
+enum as_signal {
+	AS_SIGNAL_AUTO,	 /* the guest's, bounded by Xen's; else Xen's */
+	AS_SIGNAL_GUEST, /* data/smpalt/load only */
+	AS_SIGNAL_XEN,	 /* Xen's CPU accounting only */
+};
+
+/* Where the figure a decision used came from (CSV "signal" column). */
+enum as_source {
+	AS_SOURCE_NONE,		/* nothing usable: no decision */
+	AS_SOURCE_GUEST,	/* the guest's claim, as is */
+	AS_SOURCE_GUEST_CAPPED, /* the guest's claim, cut by the clamp */
+	AS_SOURCE_XEN,		/* Xen's CPU accounting */
+};
+
+/* What one sample of a domain knows. */
+struct as_signal_input {
+	bool has_guest, has_xen;
+	unsigned int guest;    /* data/smpalt/load, percent of one vCPU */
+	unsigned int xen;      /* from as_cpu_load() */
+	unsigned int vcpus;    /* count set now */
+	unsigned int maxvcpus; /* the domain's */
+	unsigned int high_pct; /* the policy's thresholds */
+	unsigned int low_pct;
+};
+
+/*
+ * Load from the CPU time Xen accounted to a domain's vCPUs between two
+ * readings: cpu_ns_delta over wall_ns_delta, in percent of one vCPU,
+ * rounded to nearest.  false when wall_ns_delta is 0 or the result does
+ * not fit (a counter that went backwards is the caller's to detect).
+ */
+bool as_cpu_load(uint64_t cpu_ns_delta, uint64_t wall_ns_delta,
+		 unsigned int *load);
+
+/*
+ * The load to decide on under signal, with the clamp above.  Returns its
+ * source; *load is set unless AS_SOURCE_NONE.
+ */
+enum as_source as_signal_choose(enum as_signal signal,
+				const struct as_signal_input *in,
+				unsigned int *load);
+
+/* "auto", "guest", "xen" <-> enum: 0, or -EINVAL for an unknown name. */
+int as_signal_parse(const char *name, enum as_signal *signal);
+const char *as_signal_name(enum as_signal signal);
+/* "guest", "guest-capped", "xen", "" (none): for logs and the CSV. */
+const char *as_source_name(enum as_source source);
+
+#endif /* SMPALT_AUTOSCALE_SIGNAL_H */
