@@ -9,7 +9,6 @@ PKGS=(
 	gcc make binutils clang llvm lld
 	libvirt-dev
 	libcmocka-dev libxen-dev pkg-config
-	libvirt-dev
 	qemu-system-x86 cpio gzip xz-utils
 	gnuplot-nox python3
 )
