@@ -9,6 +9,8 @@
 # host by mkinitramfs.sh (the host is Debian 12 like these packages).
 #
 # Usage: scripts/fetch-xen.sh            (CACHE=dir overrides cache/)
+# LIBVIRT=1 also fetches libvirt (libvirtd with its libxl driver, virsh)
+# for the dom0 image of the scenarios that need it (scripts/xen-run.sh).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +41,17 @@ XEN_PKGS=(
 	libxentoollog1
 	libyajl2
 	busybox-static
+)
+
+# LIBVIRT=1 only: Debian 12's libvirt 9.0 (monolithic libvirtd). libssh-4
+# is the one library of theirs a Debian host may lack; the others come
+# from the host like glibc's.
+LIBVIRT_PKGS=(
+	libvirt-daemon
+	libvirt-daemon-driver-xen
+	libvirt-clients
+	libvirt0
+	libssh-4
 )
 
 log() { echo "fetch-xen: $*"; }
@@ -107,6 +120,7 @@ flock 7
 
 kernel_pkg=$(resolve_dom0_kernel)
 all_pkgs=("${XEN_PKGS[@]}" "$kernel_pkg")
+[ "${LIBVIRT:-0}" != 1 ] || all_pkgs+=("${LIBVIRT_PKGS[@]}")
 for p in "${all_pkgs[@]}"; do
 	download "$p"
 	unpack "$p"
@@ -125,5 +139,12 @@ vmlinuz=$(compgen -G "$ROOT/boot/vmlinuz-$DOM0_KERNEL_SERIES*-amd64" | sort | ta
 ln -sf "$vmlinuz" "$XEN_CACHE/vmlinuz"
 [ -x "$ROOT/usr/lib/xen-$XEN_VERSION/bin/xl" ] || die "xl missing"
 [ -x "$ROOT/bin/busybox" ] || die "busybox missing"
+if [ "${LIBVIRT:-0}" = 1 ]; then
+	for f in usr/sbin/libvirtd usr/bin/virsh \
+		usr/lib/x86_64-linux-gnu/libvirt/connection-driver/libvirt_driver_libxl.so \
+		usr/share/libvirt/cpu_map/index.xml; do
+		[ -e "$ROOT/$f" ] || die "libvirt: $f missing"
+	done
+fi
 
 log "ready: $XEN_CACHE (xen, vmlinuz -> $(basename "$vmlinuz"), root/)"
