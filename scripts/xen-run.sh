@@ -26,6 +26,11 @@
 #   XEN_DOM0_EXTRA        more dom0 kernel arguments (e.g. "quiet")
 #   VERBOSE=1             echo the whole serial log live
 #   KEEP_INITRD=1         keep the initramfs in the results folder
+#   LIBVIRT=1             boot the dom0 image with libvirt (see below)
+# Scenarios marked "# needs: libvirt" in their header run in a second boot
+# of their own, with libvirtd in dom0 (LIBVIRT=1: its own initramfs, the same
+# machine); the first boot runs the others as without them. Then the last
+# line is the total of both boots.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -98,6 +103,46 @@ fi
 command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/install-deps.sh)"
 command -v flock >/dev/null || die "flock not found"
 
+# --- scenarios that need libvirt in dom0: a boot of their own, after the
+# boot of all the others (which stays as it would be without them).
+needs_libvirt() {
+	grep -qx '# needs: libvirt' "$TOP/tests/xen/$1.sh" 2>/dev/null
+}
+if [ "${LIBVIRT:-0}" != 1 ]; then
+	plain=() with_libvirt=()
+	for s in "${scenarios[@]}"; do
+		if needs_libvirt "$s"; then
+			with_libvirt+=("$s")
+		else
+			plain+=("$s")
+		fi
+	done
+	if [ ${#with_libvirt[@]} -gt 0 ] && [ ${#plain[@]} -eq 0 ]; then
+		LIBVIRT=1
+	elif [ ${#with_libvirt[@]} -gt 0 ]; then
+		boots_log=$(mktemp)
+		trap 'rm -f "$boots_log"' EXIT
+		rc=0
+		bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} "${plain[@]}" |
+			tee "$boots_log" || rc=1
+		echo
+		echo "xen-run: second boot, with libvirt: ${with_libvirt[*]}"
+		LIBVIRT=1 XEN_OUT=${XEN_OUT:+$XEN_OUT-libvirt} bash "$0" \
+			${GUEST_ELF:+-g "$GUEST_ELF"} "${with_libvirt[@]}" |
+			tee -a "$boots_log" || rc=1
+		echo
+		# Each boot ends with "N passed, N failed, N skipped".
+		grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$boots_log" |
+			awk '{ p += $1; f += $3; s += $5; n++ }
+			END { if (n != 2) f++
+			      printf "%d passed, %d failed, %d skipped\n", p, f, s }'
+		exit $rc
+	fi
+fi
+export LIBVIRT=${LIBVIRT:-0}
+image_note=
+[ "$LIBVIRT" != 1 ] || image_note=", with libvirt"
+
 default_timeout=$((BOOT_ALLOWANCE + ${#scenarios[@]} * (XEN_SCENARIO_TIMEOUT + SCENARIO_SLACK)))
 RUN_TIMEOUT=${XEN_RUN_TIMEOUT:-$default_timeout}
 
@@ -145,7 +190,7 @@ bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1 ||
 	{ cat "$RUN_DIR/fetch.log" >&2; die "fetch-xen.sh failed"; }
 
 # --- 2. dom0 initramfs
-stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}"
+stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}$image_note"
 bash "$TOP/scripts/mkinitramfs.sh" -o "$INITRD" ${GUEST_ELF:+"$GUEST_ELF"} \
 	>"$RUN_DIR/initramfs.log" 2>&1 ||
 	{ cat "$RUN_DIR/initramfs.log" >&2; die "mkinitramfs.sh failed"; }
