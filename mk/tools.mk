@@ -39,10 +39,10 @@ TOOLS_PURE   := tools/autoscale_policy.c tools/autoscale_signal.c \
 TOOLS_POLICY := $(TOOLS_PURE) $(TOOLS_PURE:.c=.h) tools/scale_backend.h
 # The program: the pure parts wrapped by the I/O, with its backends.
 AUTOSCALER_SRCS := tools/autoscaler.c tools/backend_xl.c $(TOOLS_PURE)
-# The libvirt backend, when its source is there (it needs libvirt-dev).
+# The libvirt backend, when its source is there (it needs libvirt-dev's
+# headers; it loads libvirt.so.0 itself, only when --libvirt asks for it).
 ifneq ($(wildcard $(TOP)/tools/backend_libvirt.c),)
 AUTOSCALER_SRCS += tools/backend_libvirt.c
-TOOLS_LIBS      += -lvirt
 AUTOSCALER_DEFS := -DHAVE_LIBVIRT_BACKEND
 endif
 SMPALT_VERSION := $(shell git -C $(TOP) describe --always --dirty 2>/dev/null \
@@ -58,6 +58,13 @@ TOOLS_SRCS_autoscale_select_test := tests/unit/autoscale_select_test.c \
 	tools/autoscale_select.c
 TOOLS_SRCS_autoscale_format_test := tests/unit/autoscale_format_test.c \
 	tools/autoscale_format.c
+# The libvirt backend against libvirt's in-library test driver (no daemon).
+ifneq ($(wildcard $(TOP)/tools/backend_libvirt.c),)
+TOOLS_TESTS  += backend_libvirt_test
+TOOLS_SRCS_backend_libvirt_test := tests/unit/backend_libvirt_test.c \
+	tools/backend_libvirt.c
+TOOLS_LIBS_backend_libvirt_test := -lvirt
+endif
 # End to end: the real binary against an in-memory xenstore the test serves.
 TOOLS_SRCS_autoscale_tool_test := tests/unit/autoscale_tool_test.c
 TOOLS_DEPS_autoscale_tool_test := $(AUTOSCALER)

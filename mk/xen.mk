@@ -50,3 +50,13 @@ soak: deps $(GUEST_ELF_DEP)
 
 demo-xen: deps $(GUEST_ELF_DEP)
 	@$(XEN_RUN) $(if $(wildcard $(GUEST_ELF)),-g $(GUEST_ELF)) demo
+
+# The dom0 image of the scenarios marked "# needs: libvirt" (scripts/xen-run.sh
+# boots it for them, after the boot of the others): the default image plus
+# libvirtd, its libxl driver and virsh (docs/libvirt.md).
+.PHONY: dom0-initrd-libvirt
+dom0-initrd-libvirt: $(GUEST_ELF_DEP) tools
+	@LIBVIRT=1 bash $(TOP)/scripts/fetch-xen.sh
+	@LIBVIRT=1 bash $(TOP)/scripts/mkinitramfs.sh \
+		-o $(CACHE)/dom0-initrd-libvirt.gz \
+		$(if $(wildcard $(GUEST_ELF)),$(GUEST_ELF))

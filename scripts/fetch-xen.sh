@@ -14,6 +14,8 @@
 # scripts/xen-run.sh copies into each run's results.
 #
 # Usage: scripts/fetch-xen.sh            (CACHE=dir overrides cache/)
+# LIBVIRT=1 also fetches libvirt (libvirtd with its libxl driver, virsh)
+# for the dom0 image of the scenarios that need it (scripts/xen-run.sh).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,6 +46,17 @@ XEN_PKGS=(
 	libxentoollog1
 	libyajl2
 	busybox-static
+)
+
+# LIBVIRT=1 only: Debian 12's libvirt 9.0 (monolithic libvirtd). libssh-4
+# is the one library of theirs a Debian host may lack; the others come
+# from the host like glibc's.
+LIBVIRT_PKGS=(
+	libvirt-daemon
+	libvirt-daemon-driver-xen
+	libvirt-clients
+	libvirt0
+	libssh-4
 )
 
 log() { echo "fetch-xen: $*"; }
@@ -129,6 +142,7 @@ flock 7
 
 kernel_pkg=$(resolve_dom0_kernel)
 all_pkgs=("${XEN_PKGS[@]}" "$kernel_pkg")
+[ "${LIBVIRT:-0}" != 1 ] || all_pkgs+=("${LIBVIRT_PKGS[@]}")
 n_missing=0
 n_done=0
 missing_bytes=0
@@ -160,6 +174,13 @@ vmlinuz=$(compgen -G "$ROOT/boot/vmlinuz-$DOM0_KERNEL_SERIES*-amd64" | sort | ta
 ln -sf "$vmlinuz" "$XEN_CACHE/vmlinuz"
 [ -x "$ROOT/usr/lib/xen-$XEN_VERSION/bin/xl" ] || die "xl missing"
 [ -x "$ROOT/bin/busybox" ] || die "busybox missing"
+if [ "${LIBVIRT:-0}" = 1 ]; then
+	for f in usr/sbin/libvirtd usr/bin/virsh \
+		usr/lib/x86_64-linux-gnu/libvirt/connection-driver/libvirt_driver_libxl.so \
+		usr/share/libvirt/cpu_map/index.xml; do
+		[ -e "$ROOT/$f" ] || die "libvirt: $f missing"
+	done
+fi
 
 # What a run used, for its results (key=value; QEMU is the host's package).
 version_of_deb() {

@@ -35,6 +35,11 @@
 #   XEN_DOM0_EXTRA        more dom0 kernel arguments (e.g. "quiet")
 #   VERBOSE=1             echo the whole serial log live
 #   KEEP_INITRD=1         keep the initramfs in the results folder
+#   LIBVIRT=1             boot the dom0 image with libvirt (see below)
+# Scenarios marked "# needs: libvirt" in their header run in a second boot
+# of their own, with libvirtd in dom0 (LIBVIRT=1: its own initramfs, the same
+# machine); the first boot runs the others as without them. Then the last
+# line is the total of both boots.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -115,6 +120,46 @@ if [ -n "$GUEST_ELF" ]; then
 fi
 command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/install-deps.sh)"
 command -v flock >/dev/null || die "flock not found"
+
+# --- scenarios that need libvirt in dom0: a boot of their own, after the
+# boot of all the others (which stays as it would be without them).
+needs_libvirt() {
+	grep -qx '# needs: libvirt' "$TOP/tests/xen/$1.sh" 2>/dev/null
+}
+if [ "${LIBVIRT:-0}" != 1 ]; then
+	plain=() with_libvirt=()
+	for s in "${scenarios[@]}"; do
+		if needs_libvirt "$s"; then
+			with_libvirt+=("$s")
+		else
+			plain+=("$s")
+		fi
+	done
+	if [ ${#with_libvirt[@]} -gt 0 ] && [ ${#plain[@]} -eq 0 ]; then
+		LIBVIRT=1
+	elif [ ${#with_libvirt[@]} -gt 0 ]; then
+		boots_log=$(mktemp)
+		trap 'rm -f "$boots_log"' EXIT
+		rc=0
+		bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} "${plain[@]}" |
+			tee "$boots_log" || rc=1
+		echo
+		echo "xen-run: second boot, with libvirt: ${with_libvirt[*]}"
+		LIBVIRT=1 XEN_OUT=${XEN_OUT:+$XEN_OUT-libvirt} bash "$0" \
+			${GUEST_ELF:+-g "$GUEST_ELF"} "${with_libvirt[@]}" |
+			tee -a "$boots_log" || rc=1
+		echo
+		# Each boot ends with "N passed, N failed, N skipped".
+		grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$boots_log" |
+			awk '{ p += $1; f += $3; s += $5; n++ }
+			END { if (n != 2) f++
+			      printf "%d passed, %d failed, %d skipped\n", p, f, s }'
+		exit $rc
+	fi
+fi
+export LIBVIRT=${LIBVIRT:-0}
+image_note=
+[ "$LIBVIRT" != 1 ] || image_note=", with libvirt"
 
 [[ $XEN_SOAK_N =~ ^[1-9][0-9]*$ ]] || die "XEN_SOAK_N='$XEN_SOAK_N': a positive integer"
 [ -n "$XEN_SOAK_SEED" ] || XEN_SOAK_SEED=$(((RANDOM << 15 | RANDOM) & 0x7fffffff))
@@ -216,8 +261,9 @@ bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1 ||
 cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
 
 # The stock Linux 6.1 domU for the scenarios that compare with it or scale
-# it (its kernel is the dom0 kernel just fetched; well under a second).
-if [ -z "${LINUX_DOMU_DIR:-}" ]; then
+# it (its kernel is the dom0 kernel just fetched; well under a second); the
+# libvirt boot has no use for it.
+if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ]; then
 	stage "linux domU: scripts/mk-linux-domu.sh"
 	bash "$TOP/scripts/mk-linux-domu.sh" -o "$CACHE/linux-domu" \
 		>"$RUN_DIR/linux-domu.log" 2>&1 ||
@@ -226,7 +272,7 @@ if [ -z "${LINUX_DOMU_DIR:-}" ]; then
 fi
 
 # --- 2. dom0 initramfs
-stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}"
+stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}$image_note"
 bash "$TOP/scripts/mkinitramfs.sh" -o "$INITRD" ${GUEST_ELF:+"$GUEST_ELF"} \
 	>"$RUN_DIR/initramfs.log" 2>&1 ||
 	{ cat "$RUN_DIR/initramfs.log" >&2; die "mkinitramfs.sh failed"; }
