@@ -14,6 +14,7 @@
  * that with Xen again and refuses otherwise (data/smpalt/refused).
  */
 #include "vcpu_watch.h"
+#include "cmdline.h"
 #include "errno.h"
 #include "hypercall.h"
 #include "hotplug.h"
@@ -68,9 +69,17 @@ void vcpu_watch_publish(void)
 		       (unsigned long long)smpmode_refusals());
 }
 
+/* Test only: control/smpalt/test-switch is obeyed (cmdline.h). */
+static bool vcpu_watch_test_direct;
+
 int vcpu_watch_init(const struct smpmode_result *boot)
 {
 	vcpu_last_switch = *boot;
+	vcpu_watch_test_direct = cmdline_get_bool(CMDLINE_TEST_DIRECT_SWITCH);
+	if (vcpu_watch_test_direct)
+		printk("hotplug: TEST ONLY: %s: control/smpalt/test-switch "
+		       "switches past the plan\n",
+		       CMDLINE_TEST_DIRECT_SWITCH);
 	return xs_watch(HOTPLUG_CPU_DIR, VCPU_WATCH_TOKEN);
 }
 
@@ -311,4 +320,46 @@ uint64_t vcpu_watch_poll(void)
 				       : VCPU_WATCH_IDLE_RECHECK_NS);
 	}
 	return vcpu_watch_next_recheck;
+}
+
+/* "up <token>" or "smp <token>" (the value of control/smpalt/test-switch). */
+#define VCPU_WATCH_TEST_KEY CONTROL_DIR "/test-switch"
+#define VCPU_WATCH_TEST_VALUE_MAX 64
+
+void vcpu_watch_test_switch(void)
+{
+	static char last[VCPU_WATCH_TEST_VALUE_MAX];
+	char value[VCPU_WATCH_TEST_VALUE_MAX];
+	const char *token;
+	enum alt_mode to;
+	int rc;
+
+	if (!vcpu_watch_test_direct)
+		return;
+	rc = xs_read(XS_TRANSACTION_NONE, VCPU_WATCH_TEST_KEY, value,
+		     sizeof(value));
+	if (rc <= 0 || !strcmp(value, last))
+		return; /* absent (or logged by the client), or done already */
+	strlcpy(last, value, sizeof(last));
+	if (!strncmp(value, "up ", 3)) {
+		to = ALT_MODE_UP;
+	} else if (!strncmp(value, "smp ", 4)) {
+		to = ALT_MODE_SMP;
+	} else {
+		pr_warn("hotplug: %s=%s: not 'up <token>' or 'smp <token>', "
+			"ignored\n",
+			VCPU_WATCH_TEST_KEY, value);
+		return;
+	}
+	token = strchr(value, ' ') + 1;
+	printk("hotplug: TEST ONLY: switch to %s asked directly (%s)\n",
+	       smpmode_name(to), token);
+	/*
+	 * Thread context on vCPU 0 like every planned switch; what is not
+	 * checked here (other vCPUs running) is exactly what the switch must
+	 * check for itself.
+	 */
+	rc = vcpu_watch_switch(to);
+	vcpu_watch_publish();
+	status_publish("test-switch", "%s %d", token, rc);
 }

@@ -37,4 +37,13 @@ bool cmdline_get_bool(const char *key);
  */
 #define CMDLINE_TEST_LATE_ALIVE_MS "smpalt.test.late_alive_ms"
 
+/*
+ * smpalt.test.direct_switch: vCPU 0 obeys control/smpalt/test-switch =
+ * "up <token>" or "smp <token>" by calling the switch at once, past the
+ * hotplug plan, and answers "<token> <rc>" in data/smpalt/test-switch.  It
+ * lets a scenario ask for a switch to UP while Xen runs a secondary and
+ * watch the switch refuse on its own (tests/xen/refuse-switch.sh).
+ */
+#define CMDLINE_TEST_DIRECT_SWITCH "smpalt.test.direct_switch"
+
 #endif /* SMPALT_CMDLINE_H */

@@ -38,4 +38,11 @@ uint64_t vcpu_watch_poll(void);
  */
 void vcpu_watch_publish(void);
 
+/*
+ * Test only (smpalt.test.direct_switch, cmdline.h): act on
+ * control/smpalt/test-switch if it holds a new token.  Call on every
+ * control/smpalt watch event; without the option it does nothing.
+ */
+void vcpu_watch_test_switch(void);
+
 #endif /* SMPALT_VCPU_WATCH_H */

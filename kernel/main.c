@@ -205,6 +205,7 @@ static void handle_watch(const char *path, const char *token)
 		status_handle_control();
 		work_read_demand();
 		work_handle_check();
+		vcpu_watch_test_switch();
 		return;
 	}
 	pr_warn("smpalt: watch event %s with unknown token %s\n", path, token);
