@@ -23,7 +23,7 @@
 # The autoscaler's and libvirtd's logs come back as
 # autoscale-libvirt-autoscaler.log and autoscale-libvirt-libvirtd.log.
 
-AUTOSCALER=/usr/local/bin/smpalt-autoscaler
+AUTOSCALER=$SMPALT_AUTOSCALER
 URI=xen:///system
 READY="smpalt: ready"
 LIBVIRTD_READY_TIMEOUT=45
@@ -49,13 +49,6 @@ require_guest
 
 virsh_() {
 	timeout "$VIRSH_TIMEOUT" virsh -c "$URI" "$@"
-}
-
-# alive PID: the process runs (a zombie not yet waited for does not).
-alive() {
-	local st
-	st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
-	[ -n "$st" ] && [ "$st" != Z ]
 }
 
 # On every way out (result exits): stop what the scenario started, in
