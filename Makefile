@@ -23,9 +23,9 @@ CACHE    := $(TOP)/cache
 OUT      := $(TOP)/out
 
 WARN     := -Wall -Wextra -Werror
-# -iquote: include/ holds the guest's own string.h and errno.h, which must
-# never shadow the C library's in host programs.
-HOST_CFLAGS := -O2 -g $(WARN) -std=gnu11 -iquote $(TOP)/include
+# The guest's headers live under include/smpalt/ and are included as
+# <smpalt/...>, so host programs may search include/ like any other path.
+HOST_CFLAGS := -O2 -g $(WARN) -std=gnu11 -I$(TOP)/include
 
 .PHONY: all clean deps test test-unit test-xen bench-host bench demo
 all:

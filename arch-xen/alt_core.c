@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alt_core.h"
-#include "alt_errno.h"
-#include "alt_insn.h"
+#include <smpalt/alt_core.h>
+#include <smpalt/alt_errno.h>
+#include <smpalt/alt_insn.h>
 
 /* A site is at most this long: site_len is a byte in the record. */
 #define ALT_SITE_MAX_LEN UINT8_MAX

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alt_insn.h"
-#include "alt_errno.h"
+#include <smpalt/alt_insn.h>
+#include <smpalt/alt_errno.h>
 
 /* Legacy prefixes (64-bit mode). */
 #define PFX_OPSIZE 0x66

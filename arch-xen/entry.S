@@ -21,8 +21,8 @@
  * fixup for their direct iretq path; we avoid that path).
  */
 #include <xen/xen.h>
-#include "hypercall.h"
-#include "traps.h"
+#include <smpalt/hypercall.h>
+#include <smpalt/traps.h>
 
 	.section .text, "ax"
 	.code64

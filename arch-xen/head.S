@@ -6,8 +6,8 @@
  * address of start_info, %rsp on a small stack inside Xen's bootstrap
  * area, event upcalls masked.  We leave that stack at once.
  */
-#include "layout.h"
-#include "vcpu.h"
+#include <smpalt/layout.h>
+#include <smpalt/vcpu.h>
 
 	.section .text.head, "ax"
 	.code64

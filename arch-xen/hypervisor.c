@@ -2,7 +2,7 @@
 /*
  * hypervisor.c - what Xen handed us at boot.
  */
-#include "hypervisor.h"
+#include <smpalt/hypervisor.h>
 
 start_info_t *hyp_start_info;
 shared_info_t *hyp_shared_info;

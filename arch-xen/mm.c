@@ -9,13 +9,13 @@
  * only the start of memory at boot; mm_init() maps the rest, one new L1
  * table per 2 MiB, all of it under the L2 table the image lives in.
  */
-#include "mm.h"
-#include "errno.h"
-#include "hypercall.h"
-#include "kernel.h"
-#include "printk.h"
-#include "string.h"
-#include "vcpu.h"
+#include <smpalt/mm.h>
+#include <smpalt/errno.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/kernel.h>
+#include <smpalt/printk.h>
+#include <smpalt/string.h>
+#include <smpalt/vcpu.h>
 
 /* Flags of a normal data mapping and of an upper-level table entry. */
 #define PTE_KERNEL_RO (PTE_PRESENT | PTE_ACCESSED)

@@ -6,7 +6,7 @@
  * refuses the image ("no loader found").
  */
 #include <xen/elfnote.h>
-#include "layout.h"
+#include <smpalt/layout.h>
 
 #define XEN_NOTE(type, body)						\
 	.pushsection .note.Xen, "a", @note;				\

@@ -2,25 +2,25 @@
 /*
  * smp.c - secondary vCPUs: bring-up, their idle loop, going down.
  *
- * vCPU 0 drives everything (drivers/vcpu_watch.c decides what); a
+ * vCPU 0 drives everything (kernel/vcpu_watch.c decides what); a
  * secondary only initialises itself and then idles until told to go
  * down.  A vCPU that calls VCPUOP_down resumes right after that call when
  * VCPUOP_up brings it back, so the offline path loops into the online one.
  */
-#include "barrier.h"
-#include "cmdline.h"
-#include "errno.h"
-#include "evtchn.h"
-#include "hypercall.h"
-#include "kernel.h"
-#include "mm.h"
-#include "printk.h"
-#include "spinlock.h"
-#include "string.h"
-#include "time.h"
-#include "traps.h"
-#include "work.h"
-#include "vcpu.h"
+#include <smpalt/barrier.h>
+#include <smpalt/cmdline.h>
+#include <smpalt/errno.h>
+#include <smpalt/evtchn.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/kernel.h>
+#include <smpalt/mm.h>
+#include <smpalt/printk.h>
+#include <smpalt/spinlock.h>
+#include <smpalt/string.h>
+#include <smpalt/time.h>
+#include <smpalt/traps.h>
+#include <smpalt/work.h>
+#include <smpalt/vcpu.h>
 
 /*
  * How long vCPU 0 waits for a secondary it started to report that it runs

@@ -8,7 +8,7 @@
  * read-only and patched only through a writable alias; the alternatives
  * tables and replacement bytes are data, outside that range.
  */
-#include "layout.h"
+#include <smpalt/layout.h>
 
 OUTPUT_FORMAT("elf64-x86-64")
 OUTPUT_ARCH(i386:x86-64)

@@ -7,13 +7,13 @@
  * Xen rewrites the record on this same vCPU (when it is scheduled), making
  * version odd meanwhile: read until an even, unchanged version is seen.
  */
-#include "time.h"
-#include "errno.h"
-#include "evtchn.h"
-#include "hypercall.h"
-#include "kernel.h"
-#include "printk.h"
-#include "vcpu.h"
+#include <smpalt/time.h>
+#include <smpalt/errno.h>
+#include <smpalt/evtchn.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/kernel.h>
+#include <smpalt/printk.h>
+#include <smpalt/vcpu.h>
 
 /* The TSC delta is scaled by mul / 2^32 after the shift. */
 #define TIME_MUL_FRAC_BITS 32

@@ -6,13 +6,13 @@
  * bug.  The report is for a human and for the harness (which looks for
  * "RIP:"), then the domain stops with SHUTDOWN_crash.
  */
-#include "traps.h"
-#include "console.h"
-#include "hypercall.h"
-#include "kernel.h"
-#include "ksyms.h"
-#include "printk.h"
-#include "vcpu.h"
+#include <smpalt/traps.h>
+#include <smpalt/console.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/kernel.h>
+#include <smpalt/ksyms.h>
+#include <smpalt/printk.h>
+#include <smpalt/vcpu.h>
 
 /* trap_info.flags: bits 0-1 the DPL, bit 2 masks events on entry. */
 #define TRAP_DPL_KERNEL 0

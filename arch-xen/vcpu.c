@@ -2,10 +2,10 @@
 /*
  * vcpu.c - per-vCPU state and the event mask of the running vCPU.
  */
-#include "vcpu.h"
-#include "hypercall.h"
-#include "atomic.h"
-#include "errno.h"
+#include <smpalt/vcpu.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/atomic.h>
+#include <smpalt/errno.h>
 
 struct vcpu_local vcpu_locals[VCPU_MAX];
 unsigned int vcpu_max = 1;

@@ -13,15 +13,15 @@
  * waits for room or for the drain polls it (SCHEDOP_poll works on masked
  * ports and does not unmask events).
  */
-#include "console.h"
-#include "barrier.h"
-#include "errno.h"
-#include "evtchn.h"
-#include "hypercall.h"
-#include "kernel.h"
-#include "spinlock.h"
-#include "time.h"
-#include "vcpu.h"
+#include <smpalt/console.h>
+#include <smpalt/barrier.h>
+#include <smpalt/errno.h>
+#include <smpalt/evtchn.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/kernel.h>
+#include <smpalt/spinlock.h>
+#include <smpalt/time.h>
+#include <smpalt/vcpu.h>
 
 #include <xen/io/console.h>
 

@@ -11,15 +11,15 @@
  * CPUs at any time: they are only touched with locked operations
  * (barrier.h), never with the engine's patchable ones.
  */
-#include "evtchn.h"
-#include "barrier.h"
-#include "errno.h"
-#include "hypercall.h"
-#include "kernel.h"
-#include "printk.h"
-#include "time.h"
-#include "traps.h"
-#include "vcpu.h"
+#include <smpalt/evtchn.h>
+#include <smpalt/barrier.h>
+#include <smpalt/errno.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/kernel.h>
+#include <smpalt/printk.h>
+#include <smpalt/time.h>
+#include <smpalt/traps.h>
+#include <smpalt/vcpu.h>
 
 #define EVTCHN_BITS_PER_WORD (sizeof(xen_ulong_t) * 8)
 

@@ -6,13 +6,13 @@
  * under the guest's home.  We acknowledge by clearing the key (xl waits
  * for that), say why we stop, let the console drain, then ask Xen.
  */
-#include "shutdown.h"
-#include "console.h"
-#include "errno.h"
-#include "hypercall.h"
-#include "printk.h"
-#include "string.h"
-#include "xenstore.h"
+#include <smpalt/shutdown.h>
+#include <smpalt/console.h>
+#include <smpalt/errno.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/printk.h>
+#include <smpalt/string.h>
+#include <smpalt/xenstore.h>
 
 #define SHUTDOWN_KEY "control/shutdown"
 #define SHUTDOWN_TOKEN "shutdown"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Xenstore client over the shared ring page (see include/xenstore.h).
+ * Xenstore client over the shared ring page (see include/smpalt/xenstore.h).
  *
  * Two byte rings share the page: requests (we produce, xenstored consumes)
  * and responses (xenstored produces replies and watch events, we consume).
@@ -22,7 +22,7 @@
  *
  * Single-threaded by contract (vCPU 0, thread context): no lock.
  */
-#include "xenstore.h"
+#include <smpalt/xenstore.h>
 
 #define XS_HDR_SIZE sizeof(struct xsd_sockmsg)
 

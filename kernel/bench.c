@@ -11,16 +11,16 @@
  * A busy host can stretch a timing, never shrink it below that: anything
  * less means the clock misbehaved, and the run reports ERROR.
  */
-#include "bench.h"
-#include "alt_core.h"
-#include "atomic.h"
-#include "errno.h"
-#include "kernel.h"
-#include "printk.h"
-#include "refcount.h"
-#include "smpmode.h"
-#include "spinlock.h"
-#include "time.h"
+#include <smpalt/bench.h>
+#include <smpalt/alt_core.h>
+#include <smpalt/atomic.h>
+#include <smpalt/errno.h>
+#include <smpalt/kernel.h>
+#include <smpalt/printk.h>
+#include <smpalt/refcount.h>
+#include <smpalt/smpmode.h>
+#include <smpalt/spinlock.h>
+#include <smpalt/time.h>
 
 /* Operations per timed batch, and alternating rounds (best one kept). */
 #define BENCH_OPS 10000

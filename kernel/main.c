@@ -2,26 +2,26 @@
 /*
  * main.c - how the kernel comes up, in order, and vCPU 0's control loop.
  */
-#include "bench.h"
-#include "cmdline.h"
-#include "console.h"
-#include "errno.h"
-#include "evtchn.h"
-#include "hypercall.h"
-#include "kernel.h"
-#include "mm.h"
-#include "printk.h"
-#include "selftest.h"
-#include "shutdown.h"
-#include "smpmode.h"
-#include "status.h"
-#include "string.h"
-#include "time.h"
-#include "traps.h"
-#include "vcpu.h"
-#include "vcpu_watch.h"
-#include "work.h"
-#include "xenstore.h"
+#include <smpalt/bench.h>
+#include <smpalt/cmdline.h>
+#include <smpalt/console.h>
+#include <smpalt/errno.h>
+#include <smpalt/evtchn.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/kernel.h>
+#include <smpalt/mm.h>
+#include <smpalt/printk.h>
+#include <smpalt/selftest.h>
+#include <smpalt/shutdown.h>
+#include <smpalt/smpmode.h>
+#include <smpalt/status.h>
+#include <smpalt/string.h>
+#include <smpalt/time.h>
+#include <smpalt/traps.h>
+#include <smpalt/vcpu.h>
+#include <smpalt/vcpu_watch.h>
+#include <smpalt/work.h>
+#include <smpalt/xenstore.h>
 
 #define SMPALT_VERSION "0.1"
 /* start_info magic for a 64-bit PV guest starts with this. */

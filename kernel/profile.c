@@ -4,8 +4,8 @@
  * (syntax in profile.h).  Pure: compiled into the guest and into the host
  * tests (tests/unit/profile_test.c), so it uses no library function.
  */
-#include "profile.h"
-#include "errno.h"
+#include <smpalt/profile.h>
+#include <smpalt/errno.h>
 
 #define PROFILE_MS_PER_SEC 1000U
 #define PROFILE_BASE 10U

@@ -5,15 +5,15 @@
  * data/smpalt/phase.  The workload (work.c) asks profile_ctl_demand()
  * for the demand while a profile runs.  vCPU 0 only, thread context.
  */
-#include "cmdline.h"
-#include "errno.h"
-#include "kernel.h"
-#include "printk.h"
-#include "profile.h"
-#include "status.h"
-#include "string.h"
-#include "time.h"
-#include "xenstore.h"
+#include <smpalt/cmdline.h>
+#include <smpalt/errno.h>
+#include <smpalt/kernel.h>
+#include <smpalt/printk.h>
+#include <smpalt/profile.h>
+#include <smpalt/status.h>
+#include <smpalt/string.h>
+#include <smpalt/time.h>
+#include <smpalt/xenstore.h>
 
 /* One console line listing the phases (printk cuts longer ones). */
 #define PROFILE_LOG_MAX PRINTK_LINE_MAX

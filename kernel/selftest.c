@@ -4,18 +4,18 @@
  * string helpers, the page allocator, the text protection and its alias,
  * the clock and one-shot timer, an event channel round trip, symbols.
  */
-#include "selftest.h"
-#include "cmdline.h"
-#include "errno.h"
-#include "evtchn.h"
-#include "hypercall.h"
-#include "ksyms.h"
-#include "mm.h"
-#include "printk.h"
-#include "smpmode.h"
-#include "string.h"
-#include "time.h"
-#include "vcpu.h"
+#include <smpalt/selftest.h>
+#include <smpalt/cmdline.h>
+#include <smpalt/errno.h>
+#include <smpalt/evtchn.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/ksyms.h>
+#include <smpalt/mm.h>
+#include <smpalt/printk.h>
+#include <smpalt/smpmode.h>
+#include <smpalt/string.h>
+#include <smpalt/time.h>
+#include <smpalt/vcpu.h>
 
 /* A sleep must last at least this and return well within the bound. */
 #define SELFTEST_SLEEP_NS (10 * NSEC_PER_MSEC)

@@ -6,16 +6,16 @@
  * write path (a temporary writable alias of the read-only text, see
  * mm_text_write) and the serializing instruction.
  */
-#include "smpmode.h"
-#include "atomic.h"
-#include "errno.h"
-#include "hypercall.h"
-#include "kernel.h"
-#include "mm.h"
-#include "printk.h"
-#include "string.h"
-#include "time.h"
-#include "vcpu.h"
+#include <smpalt/smpmode.h>
+#include <smpalt/atomic.h>
+#include <smpalt/errno.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/kernel.h>
+#include <smpalt/mm.h>
+#include <smpalt/printk.h>
+#include <smpalt/string.h>
+#include <smpalt/time.h>
+#include <smpalt/vcpu.h>
 
 /*
  * Room for the SMP bytes of every alternative_smp site; checked against

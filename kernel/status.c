@@ -4,10 +4,10 @@
  * (what they ask).  Relative xenstore paths are under the guest's home,
  * /local/domain/<domid>/.
  */
-#include "status.h"
-#include "errno.h"
-#include "printk.h"
-#include "xenstore.h"
+#include <smpalt/status.h>
+#include <smpalt/errno.h>
+#include <smpalt/printk.h>
+#include <smpalt/xenstore.h>
 
 #include <stdarg.h>
 

@@ -3,21 +3,21 @@
  * work.c - synthetic workload: demand in, items run on every online vCPU,
  * load and throughput out (see work.h).
  */
-#include "work.h"
-#include "atomic.h"
-#include "bench.h"
-#include "errno.h"
-#include "kernel.h"
-#include "printk.h"
-#include "profile.h"
-#include "refcount.h"
-#include "smpmode.h"
-#include "spinlock.h"
-#include "status.h"
-#include "string.h"
-#include "time.h"
-#include "vcpu.h"
-#include "xenstore.h"
+#include <smpalt/work.h>
+#include <smpalt/atomic.h>
+#include <smpalt/bench.h>
+#include <smpalt/errno.h>
+#include <smpalt/kernel.h>
+#include <smpalt/printk.h>
+#include <smpalt/profile.h>
+#include <smpalt/refcount.h>
+#include <smpalt/smpmode.h>
+#include <smpalt/spinlock.h>
+#include <smpalt/status.h>
+#include <smpalt/string.h>
+#include <smpalt/time.h>
+#include <smpalt/vcpu.h>
+#include <smpalt/xenstore.h>
 
 /* Steps of one item: each a spinlock round trip and a locked increment. */
 #define WORK_ITEM_STEPS 64

@@ -3,7 +3,7 @@
 # (AUTOSCALER, exported for the dom0 initramfs).
 #
 #   make demo-autoscale   Xen 4.17 in QEMU: a guest (vcpus=1, maxvcpus=4)
-#                         runs the workload profile (include/profile.h)
+#                         runs the workload profile (include/smpalt/profile.h)
 #                         while smpalt-autoscaler scales it; one line a
 #                         second live, then out/demo/<timestamp>/demo.png,
 #                         demo.csv and summary.txt (scripts/demo.sh)

@@ -22,12 +22,12 @@
 ENG_DIR      := $(TOP)/tests/unit
 ENG_HOST_LD  := $(ENG_DIR)/host.ld
 ENG_CFLAGS   := $(filter-out -I$(TOP)/include,$(HOST_CFLAGS)) \
-	-iquote $(TOP)/include -iquote $(ENG_DIR) -iquote $(TOP)/tests/bench -pthread
+	-I$(TOP)/include -iquote $(ENG_DIR) -iquote $(TOP)/tests/bench -pthread
 ENG_LDFLAGS  := -Wl,-T,$(ENG_HOST_LD) -pthread
 ENG_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
-ENG_HDRS     := $(wildcard $(TOP)/include/alt*.h) $(TOP)/include/atomic.h \
-	$(TOP)/include/spinlock.h $(TOP)/include/refcount.h \
+ENG_HDRS     := $(wildcard $(TOP)/include/smpalt/alt*.h) $(TOP)/include/smpalt/atomic.h \
+	$(TOP)/include/smpalt/spinlock.h $(TOP)/include/smpalt/refcount.h \
 	$(wildcard $(ENG_DIR)/*.h $(TOP)/tests/bench/*.h) $(ENG_HOST_LD) \
 	$(TOP)/mk/engine.mk
 

@@ -34,7 +34,7 @@ DECODER_HELPER := $(ENG_OUT)/insn_lengths
 $(FUZZ_OUT)/%: $(FUZZ_DIR)/%.c $(addprefix $(TOP)/,$(ENG_CORE)) $(ENG_HDRS) \
 		$(TOP)/mk/fuzz.mk
 	@mkdir -p $(@D)
-	clang -O1 -g $(WARN) -std=gnu11 -iquote $(TOP)/include \
+	clang -O1 -g $(WARN) -std=gnu11 -I$(TOP)/include \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $< $(addprefix $(TOP)/,$(ENG_CORE))
 

@@ -1,5 +1,5 @@
 # Turn `nm -n --defined-only` of the first guest link into the symbol
-# table kernel/ksyms.c searches: text symbols only, sorted by address,
+# table lib/ksyms.c searches: text symbols only, sorted by address,
 # one name per address (a plain name over a linker "__" one).  Symbols
 # after __text_end
 # (replacement bytes in "ax" sections) are not code that runs.

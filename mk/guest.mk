@@ -14,14 +14,15 @@ GUEST_SYSINC := $(GUEST_OUT)/sysinc
 XEN_PUBLIC_INCLUDE ?= /usr/include/xen
 
 GUEST_C_SRCS := \
+	lib/printk.c lib/vsnprintf.c lib/string.c lib/cmdline.c \
+	lib/page_alloc.c lib/ksyms.c \
 	arch-xen/hypervisor.c arch-xen/vcpu.c arch-xen/mm.c \
-	arch-xen/traps.c arch-xen/time.c arch-xen/xs_platform.c arch-xen/smp.c \
+	arch-xen/traps.c arch-xen/time.c arch-xen/smp.c \
 	arch-xen/alt_core.c arch-xen/alt_insn.c \
 	drivers/console.c drivers/evtchn.c drivers/shutdown.c \
-	drivers/xenstore.c drivers/hotplug.c drivers/vcpu_watch.c \
-	kernel/main.c kernel/printk.c kernel/vsnprintf.c kernel/string.c \
-	kernel/cmdline.c kernel/page_alloc.c kernel/smpmode.c kernel/status.c \
-	kernel/ksyms.c kernel/selftest.c kernel/work.c \
+	drivers/xenstore.c drivers/xs_platform.c \
+	kernel/main.c kernel/hotplug.c kernel/vcpu_watch.c kernel/smpmode.c \
+	kernel/status.c kernel/selftest.c kernel/work.c \
 	kernel/profile.c kernel/profile_ctl.c kernel/bench.c
 GUEST_S_SRCS := arch-xen/head.S arch-xen/entry.S arch-xen/notes.S
 
@@ -58,12 +59,12 @@ $(GUEST_OUT)/%.o: %.S mk/guest.mk | $(GUEST_SYSINC)/xen
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CPPFLAGS) $(GUEST_ASFLAGS) -c $< -o $@
 
-$(GUEST_LDS): arch-xen/smpalt.lds.S include/layout.h mk/guest.mk
+$(GUEST_LDS): arch-xen/smpalt.lds.S include/smpalt/layout.h mk/guest.mk
 	@mkdir -p $(dir $@)
 	$(CC) -E -P -x c -D__ASSEMBLY__ -I$(TOP)/include $< -o $@
 
 # Two links: the first gives the function addresses for the symbol table
-# (kernel/ksyms.c), the second adds the table after the text, which
+# (lib/ksyms.c), the second adds the table after the text, which
 # therefore does not move.
 GUEST_PASS1 := $(GUEST_OUT)/smpalt.pass1.elf
 GUEST_KSYMS := $(GUEST_OUT)/ksyms.S

@@ -14,7 +14,7 @@ PROFILE_OUT  := $(BUILD)/profile
 PROFILE_TEST := $(PROFILE_OUT)/profile_test
 PROFILE_SRCS := tests/unit/profile_test.c kernel/profile.c
 
-$(PROFILE_TEST): $(PROFILE_SRCS) include/profile.h mk/profile.mk
+$(PROFILE_TEST): $(PROFILE_SRCS) include/smpalt/profile.h mk/profile.mk
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $(PROFILE_SRCS) -lcmocka
 

@@ -17,7 +17,7 @@ XS_TESTS      := xs_client_test hotplug_test
 # include/ holds the guest's own string.h and errno.h: on the host they must
 # not shadow the C library's, so our headers are reached with -iquote only.
 XS_CFLAGS     := $(filter-out -I$(TOP)/include,$(HOST_CFLAGS)) \
-	-iquote $(TOP)/include \
+	-I$(TOP)/include \
 	-D__XEN_INTERFACE_VERSION__=__XEN_LATEST_INTERFACE_VERSION__
 XS_SAN_CFLAGS := $(filter-out -O2,$(XS_CFLAGS)) -O1 \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -25,9 +25,9 @@ XS_SAN_CFLAGS := $(filter-out -O2,$(XS_CFLAGS)) -O1 \
 XS_LIBS       := -lcmocka
 
 XS_SRCS_xs_client_test := tests/unit/xs_client_test.c drivers/xenstore.c
-XS_HDRS_xs_client_test := include/xenstore.h
-XS_SRCS_hotplug_test   := tests/unit/hotplug_test.c drivers/hotplug.c
-XS_HDRS_hotplug_test   := include/hotplug.h
+XS_HDRS_xs_client_test := include/smpalt/xenstore.h
+XS_SRCS_hotplug_test   := tests/unit/hotplug_test.c kernel/hotplug.c
+XS_HDRS_hotplug_test   := include/smpalt/hotplug.h
 
 XS_BINS     := $(addprefix $(BUILD)/tests/,$(XS_TESTS))
 XS_SAN_BINS := $(addprefix $(BUILD)/tests-san/,$(XS_TESTS))

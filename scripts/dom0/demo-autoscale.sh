@@ -17,7 +17,7 @@ AUTOSCALER=$SMPALT_AUTOSCALER
 READY="smpalt: ready"
 BOOT_TIMEOUT=60
 SAMPLE_TIMEOUT=20
-# The guest's built-in profile (include/profile.h PROFILE_DEFAULT, ~66 s).
+# The guest's built-in profile (include/smpalt/profile.h PROFILE_DEFAULT, ~66 s).
 PROFILE=default
 # After the profile: time for the last scale-down to land.
 SETTLE_TIMEOUT=20

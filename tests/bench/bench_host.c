@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "alt_host.h"
-#include "alt_insn.h"
+#include <smpalt/alt_insn.h>
 #include "bench_synth.h"
 #include "workload.h"
 

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "alt_core.h"
+#include <smpalt/alt_core.h>
 
 #define BENCH_LOCK_SITES 16384
 #define BENCH_SMP_SITES 1024

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "alt_host.h"
-#include "alt_insn.h"
+#include <smpalt/alt_insn.h>
 #include "workload.h"
 
 #define DEMO_ITERS 2000000ull

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alt_core.h"
-#include "alt_insn.h"
+#include <smpalt/alt_core.h>
+#include <smpalt/alt_insn.h>
 
 #define TEXT_LEN 64
 #define GUARD 16 /* bytes before and after the text a record may name */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alt_insn.h"
+#include <smpalt/alt_insn.h>
 
 #define NOP_FUZZ_MAX 64
 #define PFX_DS 0x3e

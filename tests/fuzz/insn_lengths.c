@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "alt_insn.h"
+#include <smpalt/alt_insn.h>
 
 #define LINE_MAX_LEN 256
 

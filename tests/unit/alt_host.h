@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alt_core.h"
+#include <smpalt/alt_core.h>
 
 struct alt_host_ctx {
 	size_t writes;	   /* write callback calls */

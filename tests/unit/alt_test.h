@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "alt_core.h"
-#include "alt_insn.h"
+#include <smpalt/alt_core.h>
+#include <smpalt/alt_insn.h>
 
 /*
  * The recommended NOPs by length (1 to ALT_NOP_MAX_LEN), written out in

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host tests of the vCPU hotplug reconciliation logic (drivers/hotplug.c):
+ * Host tests of the vCPU hotplug reconciliation logic (kernel/hotplug.c):
  * target set from cpu/<i>/availability values, watch path parsing, stray
  * directory entries and the order of the plan.
  */
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "hotplug.h"
+#include <smpalt/hotplug.h>
 
 #define MAX_REPORTS 64
 #define TEXT_MAX 128

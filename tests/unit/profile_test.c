@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "errno.h"
-#include "profile.h"
+#include <smpalt/errno.h>
+#include <smpalt/profile.h>
 
 #define MS 1000U /* per second */
 

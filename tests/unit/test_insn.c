@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "alt_insn.h"
+#include <smpalt/alt_insn.h>
 #include "alt_test.h"
 
 struct insn_case {

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "alt_host.h"
-#include "alt_insn.h"
+#include <smpalt/alt_insn.h>
 #include "alt_test.h"
-#include "alternative.h"
+#include <smpalt/alternative.h>
 
 /* The SMP form of every site below: lock incl (%rdi), 3 bytes. */
 #define PAD_SMP_FORM "lock; incl (%rdi)"

@@ -6,9 +6,9 @@
 #include <pthread.h>
 
 #include "alt_test.h"
-#include "atomic.h"
-#include "refcount.h"
-#include "spinlock.h"
+#include <smpalt/atomic.h>
+#include <smpalt/refcount.h>
+#include <smpalt/spinlock.h>
 
 #define THREADS 2
 #define PER_THREAD 200000

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "alt_host.h"
-#include "alt_insn.h"
+#include <smpalt/alt_insn.h>
 #include "alt_test.h"
 
 #define FAKE_BUF_LEN 256

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "alt_host.h"
-#include "alt_insn.h"
+#include <smpalt/alt_insn.h>
 #include "alt_test.h"
-#include "atomic.h"
+#include <smpalt/atomic.h>
 #include "workload.h"
 
 #define SAVE_MAX 4096

@@ -7,10 +7,10 @@
  */
 #include <stdint.h>
 
-#include "alternative.h"
-#include "atomic.h"
-#include "refcount.h"
-#include "spinlock.h"
+#include <smpalt/alternative.h>
+#include <smpalt/atomic.h>
+#include <smpalt/refcount.h>
+#include <smpalt/spinlock.h>
 #include "workload.h"
 
 /* One object per loop, each on its own cache line. */

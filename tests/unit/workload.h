@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "alternative.h"
+#include <smpalt/alternative.h>
 
 #ifdef CONFIG_UP_ONLY
 #define WL(name) wl_uponly_##name

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "xenstore.h"
+#include <smpalt/xenstore.h>
 
 #define FAKE_PORT 7
 #define FAKE_PATH_MAX 512

@@ -1,5 +1,5 @@
 # Scenario profile: the guest runs a phased workload profile written to
-# control/smpalt/profile (syntax: include/profile.h, docs/workload-profiles.md).
+# control/smpalt/profile (syntax: include/smpalt/profile.h, docs/workload-profiles.md).
 # Input: a guest booted without smpalt.profile=; then, in order:
 #   1. bad profiles ("ramp:20:0:x", "idle:0", 17 phases): each logged on
 #      the console with its value ("profile: ignoring"), nothing else

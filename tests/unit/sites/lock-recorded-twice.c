@@ -5,7 +5,7 @@
  * byte is in .smp_locks and in an alternative_smp site: two patchers would
  * fight over it.  check-sites must refuse this program.
  */
-#include "atomic.h"
+#include <smpalt/atomic.h>
 
 static atomic_t counter;
 

@@ -4,7 +4,7 @@
  * .smp_locks entry that points at a NOP, not at a lock prefix (the engine
  * would refuse it at switch time; the checker refuses it at build time).
  */
-#include "atomic.h"
+#include <smpalt/atomic.h>
 
 static atomic_t counter;
 

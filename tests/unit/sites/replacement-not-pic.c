@@ -5,7 +5,7 @@
  * global), so the copied bytes would address the wrong place.  The engine
  * refuses it at init; check-sites refuses it at build time.
  */
-#include "atomic.h"
+#include <smpalt/atomic.h>
 
 static atomic_t counter;
 

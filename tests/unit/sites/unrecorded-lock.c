@@ -4,7 +4,7 @@
  * properly recorded atomics it has one "lock" written without LOCK_PREFIX,
  * so no record covers it.  check-sites must refuse this program.
  */
-#include "atomic.h"
+#include <smpalt/atomic.h>
 
 static atomic_t counter;
 

@@ -3,8 +3,8 @@
  * vsnprintf.c - formatted output into a buffer (see printk.h for the
  * conversions supported).
  */
-#include "printk.h"
-#include "string.h"
+#include <smpalt/printk.h>
+#include <smpalt/string.h>
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -13,17 +13,17 @@
  * plans order switches while vCPU 0 runs alone; smpmode_switch() checks
  * that with Xen again and refuses otherwise (data/smpalt/refused).
  */
-#include "vcpu_watch.h"
-#include "cmdline.h"
-#include "errno.h"
-#include "hypercall.h"
-#include "hotplug.h"
-#include "printk.h"
-#include "status.h"
-#include "string.h"
-#include "time.h"
-#include "vcpu.h"
-#include "xenstore.h"
+#include <smpalt/vcpu_watch.h>
+#include <smpalt/cmdline.h>
+#include <smpalt/errno.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/hotplug.h>
+#include <smpalt/printk.h>
+#include <smpalt/status.h>
+#include <smpalt/string.h>
+#include <smpalt/time.h>
+#include <smpalt/vcpu.h>
+#include <smpalt/xenstore.h>
 
 /* Longest availability value we keep ("online", "offline", junk cut). */
 #define VCPU_WATCH_VALUE_MAX 16

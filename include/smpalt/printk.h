@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-#include "kernel.h"
+#include <smpalt/kernel.h>
 
 #define KERN_SOH "\001"
 #define KERN_EMERG KERN_SOH "0"

@@ -6,7 +6,7 @@
 #ifndef SMPALT_STATUS_H
 #define SMPALT_STATUS_H
 
-#include "kernel.h"
+#include <smpalt/kernel.h>
 
 #define STATUS_DIR "data/smpalt"
 #define CONTROL_DIR "control/smpalt"

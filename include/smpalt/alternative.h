@@ -35,7 +35,7 @@
 #ifndef SMPALT_ALTERNATIVE_H
 #define SMPALT_ALTERNATIVE_H
 
-#include "alt_records.h"
+#include <smpalt/alt_records.h>
 
 #define ALT_STR_(x) #x
 #define ALT_STR(x) ALT_STR_(x)

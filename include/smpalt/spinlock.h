@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "atomic.h"
+#include <smpalt/atomic.h>
 
 #define SPINLOCK_UNLOCKED_VALUE 0
 #define SPINLOCK_LOCKED_VALUE 1

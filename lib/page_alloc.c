@@ -4,11 +4,11 @@
  * free pages, refilled from a bump pointer over frames never handed out.
  * One lock, taken with events masked (an upcall handler may allocate).
  */
-#include "mm.h"
-#include "hypervisor.h"
-#include "spinlock.h"
-#include "string.h"
-#include "vcpu.h"
+#include <smpalt/mm.h>
+#include <smpalt/hypervisor.h>
+#include <smpalt/spinlock.h>
+#include <smpalt/string.h>
+#include <smpalt/vcpu.h>
 
 struct free_page {
 	struct free_page *next;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layout.h"
+#include <smpalt/layout.h>
 
 /* x86-64 page-table entry bits (architectural, not in Xen's headers). */
 #define PTE_PRESENT (1ULL << 0)

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alt_core.h"
-#include "atomic.h"
+#include <smpalt/alt_core.h>
+#include <smpalt/atomic.h>
 
 struct smpmode_result {
 	size_t sites; /* sites the switch rewrote */

@@ -2,8 +2,8 @@
 /*
  * printk.c - leveled messages to the console.
  */
-#include "printk.h"
-#include "console.h"
+#include <smpalt/printk.h>
+#include <smpalt/console.h>
 
 static int printk_console_level = CONSOLE_LOGLEVEL_DEFAULT;
 

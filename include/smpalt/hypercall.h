@@ -15,7 +15,7 @@
 
 #include <xen/xen.h>
 
-#include "layout.h"
+#include <smpalt/layout.h>
 
 #define HYPERCALL_STUB_SIZE 32
 
@@ -28,7 +28,7 @@
 
 #ifndef __ASSEMBLY__
 
-#include "hypervisor.h"
+#include <smpalt/hypervisor.h>
 
 extern char hypercall_page[PAGE_SIZE];
 

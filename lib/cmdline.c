@@ -2,10 +2,10 @@
 /*
  * cmdline.c - options from start_info->cmd_line ("key=value key2").
  */
-#include "cmdline.h"
-#include "errno.h"
-#include "hypervisor.h"
-#include "string.h"
+#include <smpalt/cmdline.h>
+#include <smpalt/errno.h>
+#include <smpalt/hypervisor.h>
+#include <smpalt/string.h>
 
 const char *cmdline_get(void)
 {

@@ -3,7 +3,7 @@
  * alt_errno.h - the error codes the engine returns, negated (-ALT_EINVAL).
  *
  * Their values are Linux's (and Xen's) x86 errno numbers, so -ALT_EINVAL
- * equals -EINVAL both in the guest (include/errno.h) and on a Linux host.
+ * equals -EINVAL both in the guest (include/smpalt/errno.h) and on a Linux host.
  * Own names keep the pure engine free of any errno.h: the guest's pulls in
  * Xen's headers, and the host's must not meet the guest's.
  */

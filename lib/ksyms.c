@@ -4,8 +4,8 @@
  * table (sorted by address; name i starts at ksym_names + ksym_name_off[i]).
  * The first link has no table: the weak symbols are then absent (NULL).
  */
-#include "ksyms.h"
-#include "mm.h"
+#include <smpalt/ksyms.h>
+#include <smpalt/mm.h>
 
 extern const uint64_t ksym_addrs[] __attribute__((weak));
 extern const uint32_t ksym_name_off[] __attribute__((weak));

@@ -8,7 +8,7 @@
 #ifndef SMPALT_SELFTEST_H
 #define SMPALT_SELFTEST_H
 
-#include "smpmode.h"
+#include <smpalt/smpmode.h>
 
 /*
  * Run every check and print the result line; returns the failure count.

@@ -2,10 +2,10 @@
 /*
  * vCPU hotplug reconciliation: from the cpu/<i>/availability values to the
  * wanted online set, and from there to an ordered plan (see
- * include/hotplug.h). Pure logic, no Xen calls: compiled into the guest
+ * include/smpalt/hotplug.h). Pure logic, no Xen calls: compiled into the guest
  * and into the host tests alike.
  */
-#include "hotplug.h"
+#include <smpalt/hotplug.h>
 
 #define HOTPLUG_DECIMAL_BASE 10
 #define HOTPLUG_ABS_PREFIX "/local/domain/"

@@ -7,10 +7,10 @@
  * latch is set.  The client reads the ring only after that, so its view
  * is at least as new as the event.
  */
-#include "xenstore.h"
-#include "evtchn.h"
-#include "hypercall.h"
-#include "printk.h"
+#include <smpalt/xenstore.h>
+#include <smpalt/evtchn.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/printk.h>
 
 #include <stdarg.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * string.h - the freestanding guest's own string and memory helpers
- * (kernel/string.c).  The compiler may also emit calls to memcpy, memset,
+ * (lib/string.c).  The compiler may also emit calls to memcpy, memset,
  * memmove and memcmp by itself.
  */
 #ifndef SMPALT_STRING_H

@@ -2,8 +2,8 @@
 /*
  * string.c - the C library pieces a freestanding kernel needs.
  */
-#include "string.h"
-#include "errno.h"
+#include <smpalt/string.h>
+#include <smpalt/errno.h>
 
 #include <stdint.h>
 

@@ -52,8 +52,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alt_errno.h"
-#include "alt_records.h"
+#include <smpalt/alt_errno.h>
+#include <smpalt/alt_records.h>
 
 enum alt_mode {
 	ALT_MODE_SMP = 0, /* what the compiler emitted: lock prefixes on */

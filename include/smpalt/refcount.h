@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "atomic.h"
+#include <smpalt/atomic.h>
 
 typedef struct {
 	atomic_t refs;

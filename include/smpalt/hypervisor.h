@@ -18,7 +18,7 @@
 #include <xen/version.h>
 #include <xen/callback.h>
 
-#include "layout.h"
+#include <smpalt/layout.h>
 
 /* Set by start_kernel() before anything else runs. */
 extern start_info_t *hyp_start_info;

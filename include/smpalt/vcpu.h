@@ -12,7 +12,7 @@
 #ifndef SMPALT_VCPU_H
 #define SMPALT_VCPU_H
 
-#include "layout.h"
+#include <smpalt/layout.h>
 
 /* One vcpu_info per vCPU in shared_info: this is the guest's maximum. */
 #define VCPU_MAX 32
@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hypervisor.h"
+#include <smpalt/hypervisor.h>
 
 _Static_assert(VCPU_MAX <= XEN_LEGACY_MAX_VCPUS,
 	       "vcpu_info lives in shared_info: at most 32 vCPUs");

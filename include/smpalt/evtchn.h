@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hypervisor.h"
+#include <smpalt/hypervisor.h>
 
 struct trap_regs;
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "smpmode.h"
+#include <smpalt/smpmode.h>
 
 #define VCPU_WATCH_TOKEN "cpu"
 

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "alternative.h"
+#include <smpalt/alternative.h>
 
 typedef struct {
 	volatile int32_t counter;

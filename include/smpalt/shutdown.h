@@ -7,7 +7,7 @@
 #ifndef SMPALT_SHUTDOWN_H
 #define SMPALT_SHUTDOWN_H
 
-#include "kernel.h"
+#include <smpalt/kernel.h>
 
 /* Watch control/shutdown (vCPU 0, after xs_init). */
 int shutdown_init(void);
