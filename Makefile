@@ -44,6 +44,12 @@ include mk/demo.mk
 include mk/fuzz.mk
 include mk/install.mk
 
+# The guest's include graph runs one way, lib <- arch-xen <- drivers <-
+# kernel, with no loop (docs/design.md, "Layers").
+.PHONY: check-layers
+check-layers:
+	@bash scripts/check-layers.sh
+
 # The site checker always checks the guest kernel too, not only when it
 # happens to be built already.
 check-sites: $(GUEST_ELF)

@@ -44,7 +44,7 @@ void __noreturn shutdown_domain(unsigned int reason, const char *why)
 
 int shutdown_init(void)
 {
-	return xs_watch(SHUTDOWN_KEY, SHUTDOWN_TOKEN);
+	return xenstore_watch(SHUTDOWN_KEY, SHUTDOWN_TOKEN);
 }
 
 bool shutdown_handle_watch(const char *token)
@@ -56,14 +56,14 @@ bool shutdown_handle_watch(const char *token)
 	if (token && strcmp(token, SHUTDOWN_TOKEN))
 		return false;
 
-	rc = xs_read(XS_TRANSACTION_NONE, SHUTDOWN_KEY, value, sizeof(value));
+	rc = xenstore_read(XS_TRANSACTION_NONE, SHUTDOWN_KEY, value, sizeof(value));
 	if (rc == -ENOENT || rc == 0)
 		return true; /* no request (the watch fires once at start) */
 	if (rc < 0)
 		return true; /* logged by the client */
 
 	/* Acknowledge whatever was asked, as Linux does. */
-	if (xs_write(XS_TRANSACTION_NONE, SHUTDOWN_KEY, ""))
+	if (xenstore_write(XS_TRANSACTION_NONE, SHUTDOWN_KEY, ""))
 		pr_warn("smpalt: could not acknowledge %s=%s\n", SHUTDOWN_KEY,
 			value);
 	for (i = 0; i < ARRAY_SIZE(shutdown_requests); i++)

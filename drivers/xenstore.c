@@ -17,7 +17,7 @@
  *     lets the other side overwrite it.
  * The one ordering TSO does not keep is a store followed by a load: that
  * is needed after we release response space, when we re-read rsp_prod to
- * decide whether xenstored may be waiting for space (see xs_rx_pump()).
+ * decide whether xenstored may be waiting for space (see xenstore_rx_pump()).
  * That one is an mfence.
  *
  * Single-threaded by contract (vCPU 0, thread context): no lock.
@@ -31,13 +31,13 @@
 #define XS_WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
 
 /* Compiler barrier: enough for every ordering TSO keeps in hardware. */
-#define xs_barrier() __asm__ __volatile__("" ::: "memory")
+#define xenstore_barrier() __asm__ __volatile__("" ::: "memory")
 
 /* Full barrier: orders an earlier store before a later load. */
 #if defined(__x86_64__)
-#define xs_mb() __asm__ __volatile__("mfence" ::: "memory")
+#define xenstore_mb() __asm__ __volatile__("mfence" ::: "memory")
 #else
-#define xs_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define xenstore_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #endif
 
 /* Payload of XS_TRANSACTION_END: "T" commits, "F" abandons. */
@@ -47,13 +47,13 @@
 #define XS_DECIMAL_BASE 10
 
 /* One piece of a request's payload. */
-struct xs_iov {
+struct xenstore_iov {
 	const void *base;
 	size_t len;
 };
 
 /* A message being received from the response ring. */
-struct xs_rx {
+struct xenstore_rx {
 	struct xsd_sockmsg hdr;
 	size_t got;    /* bytes of header + body taken so far */
 	bool oversize; /* hdr.len > XENSTORE_PAYLOAD_MAX: body discarded */
@@ -61,32 +61,32 @@ struct xs_rx {
 	char body[XENSTORE_PAYLOAD_MAX + 1]; /* + NUL we add */
 };
 
-struct xs_watch_event {
+struct xenstore_watch_event {
 	uint32_t len;
 	char data[XS_WATCH_EVENT_MAX]; /* path NUL token NUL (NUL) */
 };
 
-struct xs_state {
+struct xenstore_state {
 	struct xenstore_domain_interface *ring;
 	evtchn_port_t port;
 	uint32_t next_req_id;
 	bool waiting;	  /* a request is in flight */
 	uint32_t want_id; /* its req_id */
 	bool ring_broken; /* indices made no sense: logged once */
-	struct xs_rx rx;
-	struct xs_watch_event events[XS_WATCH_QUEUE_LEN];
+	struct xenstore_rx rx;
+	struct xenstore_watch_event events[XS_WATCH_QUEUE_LEN];
 	unsigned ev_head; /* oldest queued event */
 	unsigned ev_count;
 	bool dropped; /* events lost since the caller last asked */
 	unsigned long dropped_total;
 };
 
-static struct xs_state xs;
+static struct xenstore_state xs;
 
 static const struct {
 	const char *name;
 	int err;
-} xs_errors[] = {
+} xenstore_errors[] = {
 	{"EINVAL", XEN_EINVAL},	      {"EACCES", XEN_EACCES},
 	{"EEXIST", XEN_EEXIST},	      {"EISDIR", XEN_EISDIR},
 	{"ENOENT", XEN_ENOENT},	      {"ENOMEM", XEN_ENOMEM},
@@ -97,7 +97,7 @@ static const struct {
 	{"E2BIG", XEN_E2BIG},	      {"EPERM", XEN_EPERM},
 };
 
-static size_t xs_strnlen(const char *s, size_t max)
+static size_t xenstore_strnlen(const char *s, size_t max)
 {
 	size_t n = 0;
 
@@ -106,7 +106,7 @@ static size_t xs_strnlen(const char *s, size_t max)
 	return n;
 }
 
-static bool xs_streq(const char *a, const char *b)
+static bool xenstore_streq(const char *a, const char *b)
 {
 	while (*a && *a == *b) {
 		a++;
@@ -115,66 +115,66 @@ static bool xs_streq(const char *a, const char *b)
 	return *a == *b;
 }
 
-static size_t xs_min(size_t a, size_t b)
+static size_t xenstore_min(size_t a, size_t b)
 {
 	return a < b ? a : b;
 }
 
 /* Map xenstored's error string (e.g. "ENOENT") to -errno; unknown: -EIO. */
-static int xs_error_from_string(const char *s)
+static int xenstore_error_from_string(const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(xs_errors) / sizeof(xs_errors[0]); i++)
-		if (xs_streq(s, xs_errors[i].name))
-			return -xs_errors[i].err;
+	for (i = 0; i < sizeof(xenstore_errors) / sizeof(xenstore_errors[0]); i++)
+		if (xenstore_streq(s, xenstore_errors[i].name))
+			return -xenstore_errors[i].err;
 	return -XEN_EIO; /* an error we have no name for; caller logs it */
 }
 
 /* Indices that claim more than a ring's worth: xenstored broke the ring. */
-static bool xs_ring_sane(XENSTORE_RING_IDX prod, XENSTORE_RING_IDX cons,
+static bool xenstore_ring_sane(XENSTORE_RING_IDX prod, XENSTORE_RING_IDX cons,
 			 const char *which)
 {
 	if (prod - cons <= XENSTORE_RING_SIZE)
 		return true;
 	if (!xs.ring_broken)
-		xs_platform_log("xenstore: %s ring indices prod %u cons %u "
+		xenstore_platform_log("xenstore: %s ring indices prod %u cons %u "
 				"exceed the ring size %u",
 				which, prod, cons, XENSTORE_RING_SIZE);
 	xs.ring_broken = true;
 	return false;
 }
 
-static void xs_drop_event(const char *why, uint32_t len)
+static void xenstore_drop_event(const char *why, uint32_t len)
 {
 	/* Log the first loss of a burst only: a storm must not flood. */
 	if (!xs.dropped)
-		xs_platform_log("xenstore: watch event dropped (%s, %u bytes)",
+		xenstore_platform_log("xenstore: watch event dropped (%s, %u bytes)",
 				why, len);
 	xs.dropped = true;
 	xs.dropped_total++;
 }
 
 /*
- * Queue a complete XS_WATCH_EVENT body (path NUL token NUL). xs_rx_pump()
+ * Queue a complete XS_WATCH_EVENT body (path NUL token NUL). xenstore_rx_pump()
  * stored a NUL at body[len], so the token is terminated even if xenstored
  * left its NUL out.
  */
-static void xs_queue_event(const char *body, uint32_t len)
+static void xenstore_queue_event(const char *body, uint32_t len)
 {
-	struct xs_watch_event *ev;
+	struct xenstore_watch_event *ev;
 
-	if (xs_strnlen(body, len) == len) {
-		xs_drop_event("malformed, no token", len);
+	if (xenstore_strnlen(body, len) == len) {
+		xenstore_drop_event("malformed, no token", len);
 		return;
 	}
 	if (len + 1 > XS_WATCH_EVENT_MAX) {
-		xs_drop_event("too long", len);
+		xenstore_drop_event("too long", len);
 		return;
 	}
 	if (xs.ev_count == XS_WATCH_QUEUE_LEN) {
 		/* Full: the oldest goes; the caller re-reads everything. */
-		xs_drop_event("queue full", len);
+		xenstore_drop_event("queue full", len);
 		xs.ev_head = (xs.ev_head + 1) % XS_WATCH_QUEUE_LEN;
 		xs.ev_count--;
 	}
@@ -185,23 +185,23 @@ static void xs_queue_event(const char *body, uint32_t len)
 }
 
 /* A whole message has arrived in xs.rx: route it. */
-static void xs_rx_complete(void)
+static void xenstore_rx_complete(void)
 {
-	struct xs_rx *rx = &xs.rx;
+	struct xenstore_rx *rx = &xs.rx;
 
 	if (rx->hdr.type == XS_WATCH_EVENT) {
 		if (rx->oversize)
-			xs_drop_event("oversize", rx->hdr.len);
+			xenstore_drop_event("oversize", rx->hdr.len);
 		else
-			xs_queue_event(rx->body, rx->hdr.len);
+			xenstore_queue_event(rx->body, rx->hdr.len);
 		rx->got = 0;
 		return;
 	}
 	if (xs.waiting && rx->hdr.req_id == xs.want_id) {
-		rx->held = true; /* xs_talk() takes it and resets rx */
+		rx->held = true; /* xenstore_talk() takes it and resets rx */
 		return;
 	}
-	xs_platform_log("xenstore: unexpected reply type %u req_id %u dropped",
+	xenstore_platform_log("xenstore: unexpected reply type %u req_id %u dropped",
 			rx->hdr.type, rx->hdr.req_id);
 	rx->got = 0;
 }
@@ -211,36 +211,36 @@ static void xs_rx_complete(void)
  * messages, until the ring is empty or a reply is held for the requester.
  * Never blocks. Returns true if anything was consumed.
  */
-static bool xs_rx_pump(void)
+static bool xenstore_rx_pump(void)
 {
 	struct xenstore_domain_interface *r = xs.ring;
-	struct xs_rx *rx = &xs.rx;
+	struct xenstore_rx *rx = &xs.rx;
 	XENSTORE_RING_IDX cons, prod, start;
 
 	if (!r)
 		return false;
 	start = cons = XS_READ_ONCE(r->rsp_cons);
 	prod = XS_READ_ONCE(r->rsp_prod);
-	if (!xs_ring_sane(prod, cons, "response"))
+	if (!xenstore_ring_sane(prod, cons, "response"))
 		return false;
 	/* Read the data only after the producer index that covers it. */
-	xs_barrier();
+	xenstore_barrier();
 
 	while (cons != prod && !rx->held) {
 		size_t off = MASK_XENSTORE_IDX(cons);
-		size_t n = xs_min(prod - cons, XENSTORE_RING_SIZE - off);
+		size_t n = xenstore_min(prod - cons, XENSTORE_RING_SIZE - off);
 		size_t want;
 
 		if (rx->got < XS_HDR_SIZE) {
 			want = XS_HDR_SIZE - rx->got;
-			n = xs_min(n, want);
+			n = xenstore_min(n, want);
 			__builtin_memcpy((char *)&rx->hdr + rx->got,
 					 &r->rsp[off], n);
 		} else {
 			size_t body = rx->got - XS_HDR_SIZE;
 
 			want = rx->hdr.len - body;
-			n = xs_min(n, want);
+			n = xenstore_min(n, want);
 			if (!rx->oversize)
 				__builtin_memcpy(rx->body + body, &r->rsp[off],
 						 n);
@@ -250,7 +250,7 @@ static bool xs_rx_pump(void)
 		if (rx->got == XS_HDR_SIZE) {
 			rx->oversize = rx->hdr.len > XENSTORE_PAYLOAD_MAX;
 			if (rx->oversize)
-				xs_platform_log("xenstore: message type %u "
+				xenstore_platform_log("xenstore: message type %u "
 						"req_id %u has %u bytes, over "
 						"the %u limit: discarded",
 						rx->hdr.type, rx->hdr.req_id,
@@ -261,14 +261,14 @@ static bool xs_rx_pump(void)
 		    rx->got - XS_HDR_SIZE == rx->hdr.len) {
 			if (!rx->oversize)
 				rx->body[rx->hdr.len] = '\0';
-			xs_rx_complete();
+			xenstore_rx_complete();
 		}
 	}
 
 	if (cons == start)
 		return false;
 	/* Finish copying the data out before xenstored may overwrite it. */
-	xs_barrier();
+	xenstore_barrier();
 	XS_WRITE_ONCE(r->rsp_cons, cons);
 	/*
 	 * Store rsp_cons, then load rsp_prod: the one store->load ordering
@@ -276,14 +276,14 @@ static bool xs_rx_pump(void)
 	 * consumer index, xenstored may have stopped writing for lack of
 	 * space and needs an event to learn there is room now.
 	 */
-	xs_mb();
+	xenstore_mb();
 	if (XS_READ_ONCE(r->rsp_prod) - start >= XENSTORE_RING_SIZE)
-		xs_platform_notify(xs.port);
+		xenstore_platform_notify(xs.port);
 	return true;
 }
 
 /* Copy @len bytes into the request ring, waiting for space as needed. */
-static int xs_ring_write(const void *data, size_t len)
+static int xenstore_ring_write(const void *data, size_t len)
 {
 	struct xenstore_domain_interface *r = xs.ring;
 	const char *p = data;
@@ -293,26 +293,26 @@ static int xs_ring_write(const void *data, size_t len)
 		XENSTORE_RING_IDX prod = XS_READ_ONCE(r->req_prod);
 		size_t off, n;
 
-		if (!xs_ring_sane(prod, cons, "request"))
+		if (!xenstore_ring_sane(prod, cons, "request"))
 			return -XEN_EIO;
 		/* Read req_cons before overwriting the bytes it frees. */
-		xs_barrier();
+		xenstore_barrier();
 		if (prod - cons == XENSTORE_RING_SIZE) {
 			/*
 			 * Full: let xenstored consume, and keep taking in
 			 * responses meanwhile so that it never blocks on us.
 			 */
-			xs_platform_notify(xs.port);
-			xs_platform_wait(xs.port);
-			xs_rx_pump();
+			xenstore_platform_notify(xs.port);
+			xenstore_platform_wait(xs.port);
+			xenstore_rx_pump();
 			continue;
 		}
 		off = MASK_XENSTORE_IDX(prod);
-		n = xs_min(len, XENSTORE_RING_SIZE - (prod - cons));
-		n = xs_min(n, XENSTORE_RING_SIZE - off);
+		n = xenstore_min(len, XENSTORE_RING_SIZE - (prod - cons));
+		n = xenstore_min(n, XENSTORE_RING_SIZE - off);
 		__builtin_memcpy(&r->req[off], p, n);
 		/* The data must be visible before the index publishing it. */
-		xs_barrier();
+		xenstore_barrier();
 		XS_WRITE_ONCE(r->req_prod, prod + n);
 		p += n;
 		len -= n;
@@ -322,12 +322,12 @@ static int xs_ring_write(const void *data, size_t len)
 
 /*
  * Send one request and wait for its reply. On success the reply is held in
- * xs.rx (body NUL-terminated, length xs.rx.hdr.len) until xs_release().
+ * xs.rx (body NUL-terminated, length xs.rx.hdr.len) until xenstore_release().
  * @key names the request in logs. @quiet is an error the caller expects
  * and logs itself if it wants (0 for none).
  */
-static int xs_talk(uint32_t type, xs_transaction_t t, const char *key,
-		   const struct xs_iov *iov, unsigned niov, int quiet)
+static int xenstore_talk(uint32_t type, xenstore_transaction_t t, const char *key,
+		   const struct xenstore_iov *iov, unsigned niov, int quiet)
 {
 	struct xsd_sockmsg hdr;
 	size_t total = 0;
@@ -335,17 +335,17 @@ static int xs_talk(uint32_t type, xs_transaction_t t, const char *key,
 	int ret;
 
 	if (!xs.ring) {
-		xs_platform_log("xenstore: %s: client not initialised", key);
+		xenstore_platform_log("xenstore: %s: client not initialised", key);
 		return -XEN_ENOTCONN;
 	}
 	if (xs.ring_broken) {
-		xs_platform_log("xenstore: %s: ring broken, not sent", key);
+		xenstore_platform_log("xenstore: %s: ring broken, not sent", key);
 		return -XEN_EIO;
 	}
 	for (i = 0; i < niov; i++)
 		total += iov[i].len;
 	if (total > XENSTORE_PAYLOAD_MAX) {
-		xs_platform_log("xenstore: %s: request of %u bytes exceeds "
+		xenstore_platform_log("xenstore: %s: request of %u bytes exceeds "
 				"the %u byte payload limit",
 				key, (unsigned)total, XENSTORE_PAYLOAD_MAX);
 		return -XEN_E2BIG;
@@ -358,39 +358,39 @@ static int xs_talk(uint32_t type, xs_transaction_t t, const char *key,
 	xs.want_id = hdr.req_id;
 	xs.waiting = true;
 
-	ret = xs_ring_write(&hdr, sizeof(hdr));
+	ret = xenstore_ring_write(&hdr, sizeof(hdr));
 	for (i = 0; i < niov && !ret; i++)
-		ret = xs_ring_write(iov[i].base, iov[i].len);
+		ret = xenstore_ring_write(iov[i].base, iov[i].len);
 	if (ret) {
 		xs.waiting = false;
-		xs_platform_log("xenstore: %s: request ring failed", key);
+		xenstore_platform_log("xenstore: %s: request ring failed", key);
 		return ret;
 	}
-	xs_platform_notify(xs.port);
+	xenstore_platform_notify(xs.port);
 
 	for (;;) {
-		xs_rx_pump();
+		xenstore_rx_pump();
 		if (xs.rx.held)
 			break;
 		if (xs.ring_broken) {
 			xs.waiting = false;
-			xs_platform_log("xenstore: %s: no reply, ring broken",
+			xenstore_platform_log("xenstore: %s: no reply, ring broken",
 					key);
 			return -XEN_EIO;
 		}
-		xs_platform_wait(xs.port);
+		xenstore_platform_wait(xs.port);
 	}
 	xs.waiting = false;
 
 	if (xs.rx.oversize)
-		return -XEN_EIO; /* logged by xs_rx_pump() */
+		return -XEN_EIO; /* logged by xenstore_rx_pump() */
 	if (xs.rx.hdr.type == XS_ERROR) {
-		ret = xs_error_from_string(xs.rx.body);
+		ret = xenstore_error_from_string(xs.rx.body);
 		if (ret != quiet)
-			xs_platform_log("xenstore: %s: %s", key, xs.rx.body);
+			xenstore_platform_log("xenstore: %s: %s", key, xs.rx.body);
 	} else if (xs.rx.hdr.type != type) {
 		ret = -XEN_EIO;
-		xs_platform_log(
+		xenstore_platform_log(
 			"xenstore: %s: reply type %u to request type %u", key,
 			xs.rx.hdr.type, type);
 	}
@@ -398,28 +398,28 @@ static int xs_talk(uint32_t type, xs_transaction_t t, const char *key,
 }
 
 /* Give the held reply buffer back and take in whatever queued behind it. */
-static void xs_release(void)
+static void xenstore_release(void)
 {
 	xs.rx.held = false;
 	xs.rx.got = 0;
-	xs_rx_pump();
+	xenstore_rx_pump();
 }
 
 /* A string argument including its NUL. */
-static struct xs_iov xs_str(const char *s)
+static struct xenstore_iov xenstore_str(const char *s)
 {
-	struct xs_iov v = {s, xs_strnlen(s, XENSTORE_PAYLOAD_MAX + 1) + 1};
+	struct xenstore_iov v = {s, xenstore_strnlen(s, XENSTORE_PAYLOAD_MAX + 1) + 1};
 
 	return v;
 }
 
-int xs_init(struct xenstore_domain_interface *ring, evtchn_port_t port)
+int xenstore_init(struct xenstore_domain_interface *ring, evtchn_port_t port)
 {
 	XENSTORE_RING_IDX prod, cons;
 
 	__builtin_memset(&xs, 0, sizeof(xs));
 	if (!ring) {
-		xs_platform_log("xenstore: no ring page");
+		xenstore_platform_log("xenstore: no ring page");
 		return -XEN_EINVAL;
 	}
 	xs.port = port;
@@ -432,26 +432,26 @@ int xs_init(struct xenstore_domain_interface *ring, evtchn_port_t port)
 		 * Replies to somebody else's requests (a previous kernel):
 		 * they can't be parsed from the middle, so skip them.
 		 */
-		xs_platform_log("xenstore: discarding %u stale response bytes",
+		xenstore_platform_log("xenstore: discarding %u stale response bytes",
 				prod - cons);
 		/* Done reading the indices before releasing the space. */
-		xs_barrier();
+		xenstore_barrier();
 		XS_WRITE_ONCE(ring->rsp_cons, prod);
 	}
 	xs.ring = ring;
 	return 0;
 }
 
-int xs_read(xs_transaction_t t, const char *path, char *buf, size_t len)
+int xenstore_read(xenstore_transaction_t t, const char *path, char *buf, size_t len)
 {
-	struct xs_iov iov[] = {xs_str(path)};
+	struct xenstore_iov iov[] = {xenstore_str(path)};
 	int ret;
 
-	ret = xs_talk(XS_READ, t, path, iov, 1, -XEN_ENOENT);
+	ret = xenstore_talk(XS_READ, t, path, iov, 1, -XEN_ENOENT);
 	if (ret)
 		goto out;
 	if ((size_t)xs.rx.hdr.len + 1 > len) {
-		xs_platform_log("xenstore: %s: value of %u bytes does not fit "
+		xenstore_platform_log("xenstore: %s: value of %u bytes does not fit "
 				"a %u byte buffer",
 				path, xs.rx.hdr.len, (unsigned)len);
 		ret = -XEN_ERANGE;
@@ -460,50 +460,50 @@ int xs_read(xs_transaction_t t, const char *path, char *buf, size_t len)
 	__builtin_memcpy(buf, xs.rx.body, xs.rx.hdr.len + 1);
 	ret = (int)xs.rx.hdr.len;
 out:
-	xs_release();
+	xenstore_release();
 	return ret;
 }
 
-int xs_write(xs_transaction_t t, const char *path, const char *value)
+int xenstore_write(xenstore_transaction_t t, const char *path, const char *value)
 {
-	struct xs_iov iov[] = {
-		xs_str(path),
-		{value, xs_strnlen(value, XENSTORE_PAYLOAD_MAX + 1)},
+	struct xenstore_iov iov[] = {
+		xenstore_str(path),
+		{value, xenstore_strnlen(value, XENSTORE_PAYLOAD_MAX + 1)},
 	};
 	int ret;
 
-	ret = xs_talk(XS_WRITE, t, path, iov, 2, 0);
-	xs_release();
+	ret = xenstore_talk(XS_WRITE, t, path, iov, 2, 0);
+	xenstore_release();
 	return ret;
 }
 
-int xs_rm(xs_transaction_t t, const char *path)
+int xenstore_rm(xenstore_transaction_t t, const char *path)
 {
-	struct xs_iov iov[] = {xs_str(path)};
+	struct xenstore_iov iov[] = {xenstore_str(path)};
 	int ret;
 
-	ret = xs_talk(XS_RM, t, path, iov, 1, -XEN_ENOENT);
-	xs_release();
+	ret = xenstore_talk(XS_RM, t, path, iov, 1, -XEN_ENOENT);
+	xenstore_release();
 	return ret;
 }
 
-int xs_directory(xs_transaction_t t, const char *path, char *buf, size_t len,
+int xenstore_directory(xenstore_transaction_t t, const char *path, char *buf, size_t len,
 		 unsigned *count)
 {
-	struct xs_iov iov[] = {xs_str(path)};
+	struct xenstore_iov iov[] = {xenstore_str(path)};
 	uint32_t n, i;
 	int ret;
 
 	*count = 0;
-	ret = xs_talk(XS_DIRECTORY, t, path, iov, 1, -XEN_ENOENT);
+	ret = xenstore_talk(XS_DIRECTORY, t, path, iov, 1, -XEN_ENOENT);
 	if (ret)
 		goto out;
 	n = xs.rx.hdr.len;
 	/* Every name ends in NUL; tolerate a missing final one. */
 	if (n && xs.rx.body[n - 1] != '\0')
-		n++; /* the NUL xs_rx_pump() stored after the body */
+		n++; /* the NUL xenstore_rx_pump() stored after the body */
 	if (n > len) {
-		xs_platform_log("xenstore: %s: listing of %u bytes does not "
+		xenstore_platform_log("xenstore: %s: listing of %u bytes does not "
 				"fit a %u byte buffer",
 				path, n, (unsigned)len);
 		ret = -XEN_ERANGE;
@@ -515,98 +515,98 @@ int xs_directory(xs_transaction_t t, const char *path, char *buf, size_t len,
 	__builtin_memcpy(buf, xs.rx.body, n);
 	ret = (int)n;
 out:
-	xs_release();
+	xenstore_release();
 	return ret;
 }
 
-int xs_watch(const char *path, const char *token)
+int xenstore_watch(const char *path, const char *token)
 {
-	struct xs_iov iov[] = {xs_str(path), xs_str(token)};
+	struct xenstore_iov iov[] = {xenstore_str(path), xenstore_str(token)};
 	int ret;
 
-	ret = xs_talk(XS_WATCH, XS_TRANSACTION_NONE, path, iov, 2, 0);
-	xs_release();
+	ret = xenstore_talk(XS_WATCH, XS_TRANSACTION_NONE, path, iov, 2, 0);
+	xenstore_release();
 	return ret;
 }
 
-int xs_unwatch(const char *path, const char *token)
+int xenstore_unwatch(const char *path, const char *token)
 {
-	struct xs_iov iov[] = {xs_str(path), xs_str(token)};
+	struct xenstore_iov iov[] = {xenstore_str(path), xenstore_str(token)};
 	int ret;
 
-	ret = xs_talk(XS_UNWATCH, XS_TRANSACTION_NONE, path, iov, 2, 0);
-	xs_release();
+	ret = xenstore_talk(XS_UNWATCH, XS_TRANSACTION_NONE, path, iov, 2, 0);
+	xenstore_release();
 	return ret;
 }
 
-int xs_transaction_start(xs_transaction_t *t)
+int xenstore_transaction_start(xenstore_transaction_t *t)
 {
-	struct xs_iov iov[] = {xs_str("")};
+	struct xenstore_iov iov[] = {xenstore_str("")};
 	uint32_t id = 0;
 	const char *p;
 	int ret;
 
-	ret = xs_talk(XS_TRANSACTION_START, XS_TRANSACTION_NONE,
+	ret = xenstore_talk(XS_TRANSACTION_START, XS_TRANSACTION_NONE,
 		      "transaction start", iov, 1, 0);
 	if (ret)
 		goto out;
 	for (p = xs.rx.body; *p >= '0' && *p <= '9'; p++)
 		id = id * XS_DECIMAL_BASE + (uint32_t)(*p - '0');
 	if (*p || p == xs.rx.body || id == XS_TRANSACTION_NONE) {
-		xs_platform_log("xenstore: transaction start: bad id \"%s\"",
+		xenstore_platform_log("xenstore: transaction start: bad id \"%s\"",
 				xs.rx.body);
 		ret = -XEN_EIO;
 		goto out;
 	}
 	*t = id;
 out:
-	xs_release();
+	xenstore_release();
 	return ret;
 }
 
-int xs_transaction_end(xs_transaction_t t, bool abort)
+int xenstore_transaction_end(xenstore_transaction_t t, bool abort)
 {
-	struct xs_iov iov[] = {xs_str(abort ? XS_TX_ABORT : XS_TX_COMMIT)};
+	struct xenstore_iov iov[] = {xenstore_str(abort ? XS_TX_ABORT : XS_TX_COMMIT)};
 	int ret;
 
-	ret = xs_talk(XS_TRANSACTION_END, t, "transaction end", iov, 1,
+	ret = xenstore_talk(XS_TRANSACTION_END, t, "transaction end", iov, 1,
 		      -XEN_EAGAIN);
-	xs_release();
+	xenstore_release();
 	return ret;
 }
 
-int xs_transaction_run(const char *what, xs_transaction_fn fn, void *arg)
+int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn, void *arg)
 {
-	xs_transaction_t t;
+	xenstore_transaction_t t;
 	unsigned attempt;
 	int ret;
 
 	for (attempt = 1; attempt <= XS_TRANSACTION_ATTEMPTS; attempt++) {
-		ret = xs_transaction_start(&t);
+		ret = xenstore_transaction_start(&t);
 		if (ret)
 			return ret;
 		ret = fn(t, arg);
 		if (ret) {
 			/* fn logged its error; abandon, keep its code. */
-			xs_transaction_end(t, true);
+			xenstore_transaction_end(t, true);
 			return ret;
 		}
-		ret = xs_transaction_end(t, false);
+		ret = xenstore_transaction_end(t, false);
 		if (ret != -XEN_EAGAIN)
 			return ret;
-		xs_platform_log("xenstore: %s: transaction conflict, attempt "
+		xenstore_platform_log("xenstore: %s: transaction conflict, attempt "
 				"%u of %u",
 				what, attempt, XS_TRANSACTION_ATTEMPTS);
 	}
-	xs_platform_log("xenstore: %s: gave up after %u conflicting attempts",
+	xenstore_platform_log("xenstore: %s: gave up after %u conflicting attempts",
 			what, XS_TRANSACTION_ATTEMPTS);
 	return -XEN_EAGAIN;
 }
 
 /* Copy a NUL-terminated string into a caller buffer; false if it won't fit. */
-static bool xs_copy_out(char *dst, size_t dlen, const char *src)
+static bool xenstore_copy_out(char *dst, size_t dlen, const char *src)
 {
-	size_t n = xs_strnlen(src, XS_WATCH_EVENT_MAX);
+	size_t n = xenstore_strnlen(src, XS_WATCH_EVENT_MAX);
 
 	if (n + 1 > dlen)
 		return false;
@@ -614,13 +614,13 @@ static bool xs_copy_out(char *dst, size_t dlen, const char *src)
 	return true;
 }
 
-int xs_next_watch(char *path, size_t plen, char *token, size_t tlen)
+int xenstore_next_watch(char *path, size_t plen, char *token, size_t tlen)
 {
-	struct xs_watch_event *ev;
+	struct xenstore_watch_event *ev;
 	const char *p, *tok;
 	bool fits;
 
-	xs_rx_pump();
+	xenstore_rx_pump();
 	if (!xs.ev_count)
 		return 0;
 	ev = &xs.events[xs.ev_head];
@@ -629,16 +629,16 @@ int xs_next_watch(char *path, size_t plen, char *token, size_t tlen)
 
 	p = ev->data;
 	/* Queued events hold a NUL inside len and one at data[len]. */
-	tok = p + xs_strnlen(p, ev->len) + 1;
-	fits = xs_copy_out(path, plen, p) && xs_copy_out(token, tlen, tok);
+	tok = p + xenstore_strnlen(p, ev->len) + 1;
+	fits = xenstore_copy_out(path, plen, p) && xenstore_copy_out(token, tlen, tok);
 	if (!fits) {
-		xs_drop_event("caller buffer too small", ev->len);
+		xenstore_drop_event("caller buffer too small", ev->len);
 		return -XEN_ERANGE;
 	}
 	return 1;
 }
 
-bool xs_watch_take_dropped(void)
+bool xenstore_watch_take_dropped(void)
 {
 	bool d = xs.dropped;
 
@@ -646,13 +646,13 @@ bool xs_watch_take_dropped(void)
 	return d;
 }
 
-unsigned long xs_watch_dropped_total(void)
+unsigned long xenstore_watch_dropped_total(void)
 {
 	return xs.dropped_total;
 }
 
-void xs_poll(void)
+void xenstore_poll(void)
 {
-	while (xs_rx_pump())
+	while (xenstore_rx_pump())
 		;
 }

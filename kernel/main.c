@@ -165,18 +165,18 @@ static void boot_switch_to_up(struct smpmode_result *res)
 	smpmode_boot_done();
 }
 
-static int xenstore_init(void)
+static int xenstore_start(void)
 {
 	const start_info_t *si = hyp_start_info;
 	char domid[MAIN_DOMID_MAX];
 	int rc;
 
-	rc = xs_init(hyp_mfn_to_virt(si->store_mfn), si->store_evtchn);
+	rc = xenstore_init(hyp_mfn_to_virt(si->store_mfn), si->store_evtchn);
 	if (rc)
 		return rc;
-	/* No handler: the upcall latches the port for xs_platform_wait(). */
+	/* No handler: the upcall latches the port for xenstore_platform_wait(). */
 	evtchn_unmask(si->store_evtchn);
-	rc = xs_read(XS_TRANSACTION_NONE, "domid", domid, sizeof(domid));
+	rc = xenstore_read(XS_TRANSACTION_NONE, "domid", domid, sizeof(domid));
 	if (rc < 0)
 		return rc;
 	main_domid = (unsigned int)strtoul(domid, NULL, 10);
@@ -220,10 +220,10 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 		uint64_t deadline, hotplug_deadline;
 		int rc;
 
-		while ((rc = xs_next_watch(path, sizeof(path), token,
+		while ((rc = xenstore_next_watch(path, sizeof(path), token,
 					   sizeof(token))) > 0)
 			handle_watch(path, token);
-		if (xs_watch_take_dropped()) {
+		if (xenstore_watch_take_dropped()) {
 			/* Events were lost: re-read everything we watch. */
 			pr_warn("smpalt: watch events lost, re-reading\n");
 			shutdown_handle_watch(NULL);
@@ -283,7 +283,7 @@ void __noreturn start_kernel(start_info_t *si)
 	printk("vcpu: maxvcpus %u\n", vcpu_probe_max());
 	boot_switch_to_up(&boot);
 	/* 8. Xenstore, then state and watches. */
-	if (xenstore_init())
+	if (xenstore_start())
 		panic("xenstore unavailable");
 	if (vcpu_watch_init(&boot))
 		pr_err("smpalt: no cpu watch: vCPU hotplug disabled\n");

@@ -112,7 +112,7 @@ void profile_ctl_read(void)
 	char text[PROFILE_TEXT_MAX];
 	int rc;
 
-	rc = xs_read(XS_TRANSACTION_NONE, PROFILE_KEY, text, sizeof(text));
+	rc = xenstore_read(XS_TRANSACTION_NONE, PROFILE_KEY, text, sizeof(text));
 	if (rc == -ENOENT)
 		text[0] = '\0'; /* absent: like "" */
 	else if (rc == -ERANGE) {

@@ -32,14 +32,14 @@ int status_publish(const char *key, const char *fmt, ...)
 	vsnprintf(value, sizeof(value), fmt, ap);
 	va_end(ap);
 	/* The client logs failures itself, naming the key. */
-	return xs_write(XS_TRANSACTION_NONE, path, value);
+	return xenstore_write(XS_TRANSACTION_NONE, path, value);
 }
 
 int status_init(void)
 {
 	/* Once at boot; a failure is logged by the client and harms nothing. */
 	status_publish("version", "%u", STATUS_INTERFACE_VERSION);
-	return xs_watch(CONTROL_DIR, STATUS_CONTROL_TOKEN);
+	return xenstore_watch(CONTROL_DIR, STATUS_CONTROL_TOKEN);
 }
 
 void status_handle_control(void)
@@ -48,7 +48,7 @@ void status_handle_control(void)
 	int rc;
 
 	/* echo: a liveness probe for dom0, copied to data/smpalt/echo. */
-	rc = xs_read(XS_TRANSACTION_NONE, CONTROL_DIR "/echo", value,
+	rc = xenstore_read(XS_TRANSACTION_NONE, CONTROL_DIR "/echo", value,
 		     sizeof(value));
 	if (rc == -ENOENT)
 		return; /* not asked for: nothing to do */

@@ -80,7 +80,7 @@ int vcpu_watch_init(const struct smpmode_result *boot)
 		printk("hotplug: TEST ONLY: %s: control/smpalt/test-switch "
 		       "switches past the plan\n",
 		       CMDLINE_TEST_DIRECT_SWITCH);
-	return xs_watch(HOTPLUG_CPU_DIR, VCPU_WATCH_TOKEN);
+	return xenstore_watch(HOTPLUG_CPU_DIR, VCPU_WATCH_TOKEN);
 }
 
 /* Read cpu/<i>/availability for every i < maxvcpus (NULL if absent). */
@@ -96,7 +96,7 @@ static void vcpu_watch_read(const char *avail[],
 		avail[i] = NULL;
 		if (hotplug_avail_path(i, key, sizeof(key)) < 0)
 			continue;
-		rc = xs_read(XS_TRANSACTION_NONE, key, values[i],
+		rc = xenstore_read(XS_TRANSACTION_NONE, key, values[i],
 			     VCPU_WATCH_VALUE_MAX);
 		if (rc >= 0)
 			avail[i] = values[i];
@@ -336,7 +336,7 @@ void vcpu_watch_test_switch(void)
 
 	if (!vcpu_watch_test_direct)
 		return;
-	rc = xs_read(XS_TRANSACTION_NONE, VCPU_WATCH_TEST_KEY, value,
+	rc = xenstore_read(XS_TRANSACTION_NONE, VCPU_WATCH_TEST_KEY, value,
 		     sizeof(value));
 	if (rc <= 0 || !strcmp(value, last))
 		return; /* absent (or logged by the client), or done already */

@@ -317,7 +317,7 @@ void work_read_demand(void)
 
 	/* control/smpalt/profile first: a changed demand below ends it. */
 	profile_ctl_read();
-	rc = xs_read(XS_TRANSACTION_NONE, WORK_DEMAND_KEY, value,
+	rc = xenstore_read(XS_TRANSACTION_NONE, WORK_DEMAND_KEY, value,
 		     sizeof(value));
 	if (rc >= 0) {
 		demand = strtoul(value, &end, 10);
@@ -531,7 +531,7 @@ void work_handle_check(void)
 	struct work_total total;
 	int rc;
 
-	rc = xs_read(XS_TRANSACTION_NONE, WORK_CHECK_KEY, token, sizeof(token));
+	rc = xenstore_read(XS_TRANSACTION_NONE, WORK_CHECK_KEY, token, sizeof(token));
 	if (rc <= 0 || !strcmp(token, last))
 		return; /* absent, empty, logged by the client, or answered */
 	strlcpy(last, token, sizeof(last));
@@ -558,5 +558,5 @@ void work_handle_check(void)
 			 (long long)atomic64_read(&work_done));
 		printk("work: check %s\n", reply);
 	}
-	xs_write(XS_TRANSACTION_NONE, "data/smpalt/check", reply);
+	xenstore_write(XS_TRANSACTION_NONE, "data/smpalt/check", reply);
 }

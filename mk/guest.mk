@@ -20,7 +20,7 @@ GUEST_C_SRCS := \
 	arch-xen/traps.c arch-xen/time.c arch-xen/smp.c \
 	arch-xen/alt_core.c arch-xen/alt_insn.c \
 	drivers/console.c drivers/evtchn.c drivers/shutdown.c \
-	drivers/xenstore.c drivers/xs_platform.c \
+	drivers/xenstore.c drivers/xenstore_platform.c \
 	kernel/main.c kernel/hotplug.c kernel/vcpu_watch.c kernel/smpmode.c \
 	kernel/status.c kernel/selftest.c kernel/work.c \
 	kernel/profile.c kernel/profile_ctl.c kernel/bench.c

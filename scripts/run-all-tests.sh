@@ -16,6 +16,7 @@ SUITES=(
 	"xenstore + hotplug tests (gcc)|make --no-print-directory CC=gcc test-xs"
 	"xenstore + hotplug tests (clang)|make --no-print-directory CC=clang test-xs"
 	"xenstore + hotplug tests (ASan+UBSan)|make --no-print-directory test-xs-sanitize"
+	"guest layers: includes one way, no loop|make --no-print-directory check-layers"
 	"site checker|make --no-print-directory check-sites"
 	"fuzzing + decoder vs objdump|make --no-print-directory test-fuzz"
 	"dom0 tools: autoscaler policy + end-to-end (gcc, clang)|make --no-print-directory test-tools"

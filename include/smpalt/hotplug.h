@@ -8,7 +8,7 @@
  * How the kernel uses it (vCPU 0, thread context):
  *   1. On a watch event on "cpu", hotplug_parse_watch() says which vCPU the
  *      path is about, or that everything must be re-read (also do that when
- *      xs_watch_take_dropped() says events were lost).
+ *      xenstore_watch_take_dropped() says events were lost).
  *   2. Read cpu/<i>/availability for every i < maxvcpus (NULL for a key
  *      that is missing) and, optionally, list cpu/ and pass the listing to
  *      hotplug_scan_listing() so stray entries get reported.
@@ -90,7 +90,7 @@ int hotplug_parse_vcpu_id(const char *name, size_t len, unsigned maxvcpus,
 			  hotplug_report_fn report, void *ctx);
 
 /*
- * Walk a listing of cpu/ as xs_directory() returns it (@count names, each
+ * Walk a listing of cpu/ as xenstore_directory() returns it (@count names, each
  * NUL-terminated, one after the other). Reports non-numeric names and ids
  * at or beyond @maxvcpus; returns the set of valid ids listed.
  */

@@ -9,7 +9,7 @@
 
 #include <smpalt/kernel.h>
 
-/* Watch control/shutdown (vCPU 0, after xs_init). */
+/* Watch control/shutdown (vCPU 0, after xenstore_init). */
 int shutdown_init(void);
 
 /*

@@ -10,13 +10,13 @@
  * lock. It must only be called from vCPU 0 and is not reentrant: never call
  * it from the event upcall, only from thread context (the kernel's xenstore
  * event handler should set a flag or wake the vCPU 0 work loop, which then
- * calls xs_poll()).
+ * calls xenstore_poll()).
  *
  * Errors are -errno values from Xen's public <xen/errno.h> (-XEN_ENOENT,
  * -XEN_EAGAIN, ...). The client logs every failure once, naming the key,
- * through xs_platform_log(), except the answers a caller is expected to
- * handle itself: -XEN_ENOENT from xs_read/xs_rm/xs_directory and
- * -XEN_EAGAIN from xs_transaction_end(). Callers must not log the other
+ * through xenstore_platform_log(), except the answers a caller is expected to
+ * handle itself: -XEN_ENOENT from xenstore_read/xenstore_rm/xenstore_directory and
+ * -XEN_EAGAIN from xenstore_transaction_end(). Callers must not log the other
  * errors again.
  *
  * Freestanding: the implementation uses only <stdint.h>, <stddef.h>,
@@ -36,36 +36,36 @@
 #include <xen/io/xs_wire.h>
 
 /* A transaction id as xenstored hands it out; 0 means "no transaction". */
-typedef uint32_t xs_transaction_t;
-#define XS_TRANSACTION_NONE ((xs_transaction_t)0)
+typedef uint32_t xenstore_transaction_t;
+#define XS_TRANSACTION_NONE ((xenstore_transaction_t)0)
 
 /*
- * Watch events waiting for xs_next_watch(). On overflow the oldest event is
- * dropped and xs_watch_take_dropped() reports it.
+ * Watch events waiting for xenstore_next_watch(). On overflow the oldest event is
+ * dropped and xenstore_watch_take_dropped() reports it.
  */
 #define XS_WATCH_QUEUE_LEN 32
 /* Largest watch event kept (path, NUL, token, NUL); longer ones are dropped. */
 #define XS_WATCH_EVENT_MAX 256
-/* Attempts xs_transaction_run() makes before giving up with -XEN_EAGAIN. */
+/* Attempts xenstore_transaction_run() makes before giving up with -XEN_EAGAIN. */
 #define XS_TRANSACTION_ATTEMPTS 8
 
 /*
  * Platform hooks, implemented by the guest kernel (and by the host tests'
  * fake xenstored).
  *
- * xs_platform_notify: send an event on @port (EVTCHNOP_send).
- * xs_platform_wait:   block until @port may have fired, then return. It may
+ * xenstore_platform_notify: send an event on @port (EVTCHNOP_send).
+ * xenstore_platform_wait:   block until @port may have fired, then return. It may
  *                     return spuriously. It must consume the pending event
  *                     (clear the pending bit) before returning, with a
  *                     locked/serializing operation, so that the ring state
  *                     the client reads afterwards is at least as new as the
  *                     event: otherwise a wake-up can be lost.
- * xs_platform_log:    log one line (no trailing newline needed). The client
+ * xenstore_platform_log:    log one line (no trailing newline needed). The client
  *                     uses only %s, %u, %d and %x conversions.
  */
-void xs_platform_notify(evtchn_port_t port);
-void xs_platform_wait(evtchn_port_t port);
-void xs_platform_log(const char *fmt, ...)
+void xenstore_platform_notify(evtchn_port_t port);
+void xenstore_platform_wait(evtchn_port_t port);
+void xenstore_platform_log(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
 /*
@@ -74,19 +74,19 @@ void xs_platform_log(const char *fmt, ...)
  * dropped flag, request ids). Stale replies left in the response ring are
  * discarded. Returns 0 or -XEN_EINVAL if @ring is NULL.
  */
-int xs_init(struct xenstore_domain_interface *ring, evtchn_port_t port);
+int xenstore_init(struct xenstore_domain_interface *ring, evtchn_port_t port);
 
 /*
  * Read @path into @buf (NUL-terminated). Returns the value's length
  * (without the NUL) or -errno; -XEN_ERANGE if @len cannot hold value + NUL.
  */
-int xs_read(xs_transaction_t t, const char *path, char *buf, size_t len);
+int xenstore_read(xenstore_transaction_t t, const char *path, char *buf, size_t len);
 
 /* Write @value to @path (created if needed). Returns 0 or -errno. */
-int xs_write(xs_transaction_t t, const char *path, const char *value);
+int xenstore_write(xenstore_transaction_t t, const char *path, const char *value);
 
 /* Remove @path and everything below it. Returns 0 or -errno. */
-int xs_rm(xs_transaction_t t, const char *path);
+int xenstore_rm(xenstore_transaction_t t, const char *path);
 
 /*
  * List the children of @path into @buf as NUL-terminated names one after
@@ -94,24 +94,24 @@ int xs_rm(xs_transaction_t t, const char *path);
  * Returns the number of bytes used in @buf or -errno; -XEN_ERANGE if @len
  * is too small.
  */
-int xs_directory(xs_transaction_t t, const char *path, char *buf, size_t len,
+int xenstore_directory(xenstore_transaction_t t, const char *path, char *buf, size_t len,
 		 unsigned *count);
 
 /*
  * Watch @path and everything below it. xenstored fires one event at once
  * (so the caller learns the current state) and one per later change; they
- * are delivered by xs_next_watch() with @token.
+ * are delivered by xenstore_next_watch() with @token.
  */
-int xs_watch(const char *path, const char *token);
-int xs_unwatch(const char *path, const char *token);
+int xenstore_watch(const char *path, const char *token);
+int xenstore_unwatch(const char *path, const char *token);
 
-int xs_transaction_start(xs_transaction_t *t);
+int xenstore_transaction_start(xenstore_transaction_t *t);
 /*
  * Commit (@abort false) or abandon (@abort true) transaction @t.
  * Returns -XEN_EAGAIN when xenstored refused the commit because of a
  * conflicting change: the whole transaction must be run again.
  */
-int xs_transaction_end(xs_transaction_t t, bool abort);
+int xenstore_transaction_end(xenstore_transaction_t t, bool abort);
 
 /*
  * Run @fn inside a transaction, retried on -XEN_EAGAIN from the commit at
@@ -120,33 +120,33 @@ int xs_transaction_end(xs_transaction_t t, bool abort);
  * returned (@fn logs it). Returns 0, -XEN_EAGAIN when every attempt
  * conflicted, or another -errno.
  */
-typedef int (*xs_transaction_fn)(xs_transaction_t t, void *arg);
-int xs_transaction_run(const char *what, xs_transaction_fn fn, void *arg);
+typedef int (*xenstore_transaction_fn)(xenstore_transaction_t t, void *arg);
+int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn, void *arg);
 
 /*
  * Dequeue one watch event without blocking (responses already in the ring
  * are taken in first). Returns 1 and fills @path and @token (NUL-terminated)
  * if there was one, 0 if none, -XEN_ERANGE if a buffer was too small (the
- * event is consumed and counted as dropped, so xs_watch_take_dropped()
+ * event is consumed and counted as dropped, so xenstore_watch_take_dropped()
  * then tells the caller to re-read everything).
  */
-int xs_next_watch(char *path, size_t plen, char *token, size_t tlen);
+int xenstore_next_watch(char *path, size_t plen, char *token, size_t tlen);
 
 /*
  * True if watch events were lost (queue overflow, oversize or malformed
  * event) since the last call; clears the flag. The caller must then
  * re-read the full state of everything it watches.
  */
-bool xs_watch_take_dropped(void);
+bool xenstore_watch_take_dropped(void);
 
-/* Number of watch events dropped since xs_init(). */
-unsigned long xs_watch_dropped_total(void);
+/* Number of watch events dropped since xenstore_init(). */
+unsigned long xenstore_watch_dropped_total(void);
 
 /*
  * Take in whatever responses and watch events the ring holds, without
  * sending or blocking. Call it when the xenstore event channel fired while
  * no request is in flight.
  */
-void xs_poll(void);
+void xenstore_poll(void);
 
 #endif /* SMPALT_XENSTORE_H */

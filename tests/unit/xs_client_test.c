@@ -81,7 +81,7 @@ static struct {
 
 /* ---- platform hooks -------------------------------------------------- */
 
-void xs_platform_log(const char *fmt, ...)
+void xenstore_platform_log(const char *fmt, ...)
 {
 	size_t used = strlen(fake.log);
 	va_list ap;
@@ -100,7 +100,7 @@ void xs_platform_log(const char *fmt, ...)
 static void fake_process_requests(void);
 static bool fake_flush(void);
 
-void xs_platform_notify(evtchn_port_t port)
+void xenstore_platform_notify(evtchn_port_t port)
 {
 	assert_int_equal(port, FAKE_PORT);
 	fake.notifies++;
@@ -110,7 +110,7 @@ void xs_platform_notify(evtchn_port_t port)
 		fake.ring.rsp_prod += 2 * XENSTORE_RING_SIZE;
 }
 
-void xs_platform_wait(evtchn_port_t port)
+void xenstore_platform_wait(evtchn_port_t port)
 {
 	assert_int_equal(port, FAKE_PORT);
 	fake.waits++;
@@ -453,7 +453,7 @@ static int setup(void **state)
 	(void)state;
 	memset(&fake, 0, sizeof(fake));
 	fake.next_tx = FAKE_FIRST_TX_ID;
-	assert_int_equal(xs_init(&fake.ring, FAKE_PORT), 0);
+	assert_int_equal(xenstore_init(&fake.ring, FAKE_PORT), 0);
 	return 0;
 }
 
@@ -461,14 +461,14 @@ static int setup(void **state)
 static void reinit_at(XENSTORE_RING_IDX idx)
 {
 	fake_set_indices(idx);
-	assert_int_equal(xs_init(&fake.ring, FAKE_PORT), 0);
+	assert_int_equal(xenstore_init(&fake.ring, FAKE_PORT), 0);
 }
 
 static void expect_event(const char *path, const char *token)
 {
 	char p[FAKE_PATH_MAX], t[FAKE_TOKEN_MAX];
 
-	assert_int_equal(xs_next_watch(p, sizeof(p), t, sizeof(t)), 1);
+	assert_int_equal(xenstore_next_watch(p, sizeof(p), t, sizeof(t)), 1);
 	assert_string_equal(p, path);
 	assert_string_equal(t, token);
 }
@@ -477,7 +477,7 @@ static void expect_no_event(void)
 {
 	char p[FAKE_PATH_MAX], t[FAKE_TOKEN_MAX];
 
-	assert_int_equal(xs_next_watch(p, sizeof(p), t, sizeof(t)), 0);
+	assert_int_equal(xenstore_next_watch(p, sizeof(p), t, sizeof(t)), 0);
 }
 
 /* ---- round trips ----------------------------------------------------- */
@@ -487,8 +487,8 @@ static void read_returns_the_value_write_stored(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_int_equal(xs_write(0, "data/smpalt/mode", "up"), 0);
-	assert_int_equal(xs_read(0, "data/smpalt/mode", buf, sizeof(buf)), 2);
+	assert_int_equal(xenstore_write(0, "data/smpalt/mode", "up"), 0);
+	assert_int_equal(xenstore_read(0, "data/smpalt/mode", buf, sizeof(buf)), 2);
 	assert_string_equal(buf, "up");
 	assert_int_equal(fake.last_hdr.type, XS_READ);
 	assert_int_equal(fake.log_lines, 0);
@@ -497,7 +497,7 @@ static void read_returns_the_value_write_stored(void **state)
 static void write_sends_path_nul_value_without_trailing_nul(void **state)
 {
 	(void)state;
-	assert_int_equal(xs_write(0, "a/b", "xyz"), 0);
+	assert_int_equal(xenstore_write(0, "a/b", "xyz"), 0);
 	assert_int_equal(fake.last_hdr.type, XS_WRITE);
 	assert_int_equal(fake.last_hdr.len, sizeof("a/b") + strlen("xyz"));
 	assert_memory_equal(fake.last_body, "a/b\0xyz", fake.last_hdr.len);
@@ -508,7 +508,7 @@ static void read_of_a_missing_key_returns_enoent_without_logging(void **state)
 	char buf[16] = "untouched";
 
 	(void)state;
-	assert_int_equal(xs_read(0, "cpu/9/availability", buf, sizeof(buf)),
+	assert_int_equal(xenstore_read(0, "cpu/9/availability", buf, sizeof(buf)),
 			 -XEN_ENOENT);
 	assert_string_equal(buf, "untouched");
 	assert_int_equal(fake.log_lines, 0);
@@ -519,8 +519,8 @@ static void read_of_an_empty_value_returns_zero_and_empty_string(void **state)
 	char buf[8] = "junk";
 
 	(void)state;
-	assert_int_equal(xs_write(0, "empty", ""), 0);
-	assert_int_equal(xs_read(0, "empty", buf, sizeof(buf)), 0);
+	assert_int_equal(xenstore_write(0, "empty", ""), 0);
+	assert_int_equal(xenstore_read(0, "empty", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
 }
 
@@ -530,8 +530,8 @@ read_into_a_too_small_buffer_returns_erange_and_logs_the_key(void **state)
 	char buf[4];
 
 	(void)state;
-	assert_int_equal(xs_write(0, "control/smpalt/phase", "busy"), 0);
-	assert_int_equal(xs_read(0, "control/smpalt/phase", buf, sizeof(buf)),
+	assert_int_equal(xenstore_write(0, "control/smpalt/phase", "busy"), 0);
+	assert_int_equal(xenstore_read(0, "control/smpalt/phase", buf, sizeof(buf)),
 			 -XEN_ERANGE);
 	assert_int_equal(fake.log_lines, 1);
 	assert_non_null(strstr(fake.log, "control/smpalt/phase"));
@@ -542,19 +542,19 @@ static void rm_removes_the_key_and_everything_below(void **state)
 	char buf[16];
 
 	(void)state;
-	assert_int_equal(xs_write(0, "cpu/1/availability", "online"), 0);
-	assert_int_equal(xs_write(0, "cpu/1/other", "x"), 0);
-	assert_int_equal(xs_rm(0, "cpu/1"), 0);
-	assert_int_equal(xs_read(0, "cpu/1/availability", buf, sizeof(buf)),
+	assert_int_equal(xenstore_write(0, "cpu/1/availability", "online"), 0);
+	assert_int_equal(xenstore_write(0, "cpu/1/other", "x"), 0);
+	assert_int_equal(xenstore_rm(0, "cpu/1"), 0);
+	assert_int_equal(xenstore_read(0, "cpu/1/availability", buf, sizeof(buf)),
 			 -XEN_ENOENT);
-	assert_int_equal(xs_read(0, "cpu/1/other", buf, sizeof(buf)),
+	assert_int_equal(xenstore_read(0, "cpu/1/other", buf, sizeof(buf)),
 			 -XEN_ENOENT);
 }
 
 static void rm_of_a_missing_key_returns_enoent(void **state)
 {
 	(void)state;
-	assert_int_equal(xs_rm(0, "nothing/here"), -XEN_ENOENT);
+	assert_int_equal(xenstore_rm(0, "nothing/here"), -XEN_ENOENT);
 	assert_int_equal(fake.log_lines, 0);
 }
 
@@ -564,10 +564,10 @@ static void directory_lists_children_nul_separated_with_count(void **state)
 	unsigned count = 99;
 
 	(void)state;
-	assert_int_equal(xs_write(0, "cpu/0/availability", "online"), 0);
-	assert_int_equal(xs_write(0, "cpu/1/availability", "offline"), 0);
-	assert_int_equal(xs_write(0, "cpu/12/availability", "online"), 0);
-	assert_int_equal(xs_directory(0, "cpu", buf, sizeof(buf), &count),
+	assert_int_equal(xenstore_write(0, "cpu/0/availability", "online"), 0);
+	assert_int_equal(xenstore_write(0, "cpu/1/availability", "offline"), 0);
+	assert_int_equal(xenstore_write(0, "cpu/12/availability", "online"), 0);
+	assert_int_equal(xenstore_directory(0, "cpu", buf, sizeof(buf), &count),
 			 (int)sizeof("0\0"
 				     "1\0"
 				     "12"));
@@ -587,8 +587,8 @@ static void directory_of_a_leaf_is_empty_with_count_zero(void **state)
 	unsigned count = 99;
 
 	(void)state;
-	assert_int_equal(xs_write(0, "leaf", "v"), 0);
-	assert_int_equal(xs_directory(0, "leaf", buf, sizeof(buf), &count), 0);
+	assert_int_equal(xenstore_write(0, "leaf", "v"), 0);
+	assert_int_equal(xenstore_directory(0, "leaf", buf, sizeof(buf), &count), 0);
 	assert_int_equal(count, 0);
 }
 
@@ -598,7 +598,7 @@ static void directory_of_a_missing_path_returns_enoent(void **state)
 	unsigned count = 99;
 
 	(void)state;
-	assert_int_equal(xs_directory(0, "cpu", buf, sizeof(buf), &count),
+	assert_int_equal(xenstore_directory(0, "cpu", buf, sizeof(buf), &count),
 			 -XEN_ENOENT);
 	assert_int_equal(count, 0);
 }
@@ -609,9 +609,9 @@ static void directory_too_big_for_the_buffer_returns_erange(void **state)
 	unsigned count;
 
 	(void)state;
-	assert_int_equal(xs_write(0, "cpu/10/availability", "online"), 0);
-	assert_int_equal(xs_write(0, "cpu/11/availability", "online"), 0);
-	assert_int_equal(xs_directory(0, "cpu", buf, sizeof(buf), &count),
+	assert_int_equal(xenstore_write(0, "cpu/10/availability", "online"), 0);
+	assert_int_equal(xenstore_write(0, "cpu/11/availability", "online"), 0);
+	assert_int_equal(xenstore_directory(0, "cpu", buf, sizeof(buf), &count),
 			 -XEN_ERANGE);
 	assert_non_null(strstr(fake.log, "cpu"));
 }
@@ -634,7 +634,7 @@ static void xenstored_error_strings_map_to_negative_errno(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
 		fake.force_error = map[i].name;
-		assert_int_equal(xs_write(0, "k", "v"), -map[i].err);
+		assert_int_equal(xenstore_write(0, "k", "v"), -map[i].err);
 	}
 }
 
@@ -642,7 +642,7 @@ static void a_failed_write_is_logged_once_naming_the_key(void **state)
 {
 	(void)state;
 	fake.force_error = "EACCES";
-	assert_int_equal(xs_write(0, "data/smpalt/online", "2"), -XEN_EACCES);
+	assert_int_equal(xenstore_write(0, "data/smpalt/online", "2"), -XEN_EACCES);
 	assert_int_equal(fake.log_lines, 1);
 	assert_non_null(strstr(fake.log, "data/smpalt/online"));
 	assert_non_null(strstr(fake.log, "EACCES"));
@@ -655,7 +655,7 @@ static void oversize_write_is_rejected_with_e2big_and_nothing_sent(void **state)
 	(void)state;
 	memset(big, 'v', XENSTORE_PAYLOAD_MAX);
 	/* "k" NUL value: 2 + 4096 bytes, over the limit. */
-	assert_int_equal(xs_write(0, "k", big), -XEN_E2BIG);
+	assert_int_equal(xenstore_write(0, "k", big), -XEN_E2BIG);
 	assert_int_equal(fake.req_bytes, 0);
 	assert_int_equal(fake.notifies, 0);
 	assert_int_equal(fake.ring.req_prod, 0);
@@ -669,7 +669,7 @@ static void oversize_path_is_rejected_with_e2big_and_nothing_sent(void **state)
 
 	(void)state;
 	memset(path, 'p', sizeof(path) - 1);
-	assert_int_equal(xs_read(0, path, buf, sizeof(buf)), -XEN_E2BIG);
+	assert_int_equal(xenstore_read(0, path, buf, sizeof(buf)), -XEN_E2BIG);
 	assert_int_equal(fake.req_bytes, 0);
 }
 
@@ -681,9 +681,9 @@ static void payload_of_exactly_the_limit_is_accepted(void **state)
 
 	(void)state;
 	memset(value, 'x', vlen);
-	assert_int_equal(xs_write(0, "k", value), 0);
+	assert_int_equal(xenstore_write(0, "k", value), 0);
 	assert_int_equal(fake.last_hdr.len, XENSTORE_PAYLOAD_MAX);
-	assert_int_equal(xs_read(0, "k", back, sizeof(back)), (int)vlen);
+	assert_int_equal(xenstore_read(0, "k", back, sizeof(back)), (int)vlen);
 	assert_string_equal(back, value);
 }
 
@@ -696,8 +696,8 @@ static void messages_wrap_around_the_ring_end(void **state)
 	(void)state;
 	/* 5 bytes before the end: every header straddles the wrap. */
 	reinit_at(XENSTORE_RING_SIZE - 5);
-	assert_int_equal(xs_write(0, "data/smpalt/load", "250"), 0);
-	assert_int_equal(xs_read(0, "data/smpalt/load", buf, sizeof(buf)), 3);
+	assert_int_equal(xenstore_write(0, "data/smpalt/load", "250"), 0);
+	assert_int_equal(xenstore_read(0, "data/smpalt/load", buf, sizeof(buf)), 3);
 	assert_string_equal(buf, "250");
 	assert_true(fake.ring.req_prod > XENSTORE_RING_SIZE);
 	assert_true(fake.ring.rsp_cons > XENSTORE_RING_SIZE);
@@ -709,8 +709,8 @@ static void indices_wrap_around_two_to_the_32(void **state)
 
 	(void)state;
 	reinit_at(UINT32_MAX - 9);
-	assert_int_equal(xs_write(0, "data/smpalt/mode", "smp"), 0);
-	assert_int_equal(xs_read(0, "data/smpalt/mode", buf, sizeof(buf)), 3);
+	assert_int_equal(xenstore_write(0, "data/smpalt/mode", "smp"), 0);
+	assert_int_equal(xenstore_read(0, "data/smpalt/mode", buf, sizeof(buf)), 3);
 	assert_string_equal(buf, "smp");
 	assert_true(fake.ring.req_prod < XENSTORE_RING_SIZE);
 }
@@ -725,9 +725,9 @@ static void value_larger_than_the_ring_goes_through_in_chunks(void **state)
 	memset(value, 'z', sizeof(value) - 1);
 	value[0] = 'A';
 	value[sizeof(value) - 2] = 'Z';
-	assert_int_equal(xs_write(0, "big", value), 0);
+	assert_int_equal(xenstore_write(0, "big", value), 0);
 	assert_true(fake.notifies > 1); /* had to wait for space */
-	assert_int_equal(xs_read(0, "big", back, sizeof(back)),
+	assert_int_equal(xenstore_read(0, "big", back, sizeof(back)),
 			 (int)sizeof(value) - 1);
 	assert_string_equal(back, value);
 }
@@ -738,12 +738,12 @@ static void replies_split_into_tiny_chunks_are_reassembled(void **state)
 	unsigned count;
 
 	(void)state;
-	assert_int_equal(xs_write(0, "cpu/0/availability", "online"), 0);
-	assert_int_equal(xs_write(0, "cpu/1/availability", "offline"), 0);
+	assert_int_equal(xenstore_write(0, "cpu/0/availability", "online"), 0);
+	assert_int_equal(xenstore_write(0, "cpu/1/availability", "offline"), 0);
 	fake.max_chunk = 3;
-	assert_int_equal(xs_read(0, "cpu/1/availability", buf, sizeof(buf)), 7);
+	assert_int_equal(xenstore_read(0, "cpu/1/availability", buf, sizeof(buf)), 7);
 	assert_string_equal(buf, "offline");
-	assert_int_equal(xs_directory(0, "cpu", buf, sizeof(buf), &count), 4);
+	assert_int_equal(xenstore_directory(0, "cpu", buf, sizeof(buf), &count), 4);
 	assert_int_equal(count, 2);
 	assert_true(fake.waits > 5);
 }
@@ -755,13 +755,13 @@ static void client_notifies_xenstored_after_draining_a_full_ring(void **state)
 
 	(void)state;
 	memset(value, 'q', sizeof(value) - 1);
-	assert_int_equal(xs_write(0, "big", value), 0);
+	assert_int_equal(xenstore_write(0, "big", value), 0);
 	/*
 	 * xenstored now writes only when notified: the reply fills the
 	 * ring, and the rest comes only if the client says it made room.
 	 */
 	fake.flush_only_on_notify = true;
-	assert_int_equal(xs_read(0, "big", back, sizeof(back)),
+	assert_int_equal(xenstore_read(0, "big", back, sizeof(back)),
 			 (int)sizeof(value) - 1);
 	assert_string_equal(back, value);
 }
@@ -771,9 +771,9 @@ static void reply_with_a_stale_req_id_is_skipped_and_logged(void **state)
 	char buf[16];
 
 	(void)state;
-	assert_int_equal(xs_write(0, "k", "good"), 0);
+	assert_int_equal(xenstore_write(0, "k", "good"), 0);
 	fake.stale_reply_first = true;
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 4);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 4);
 	assert_string_equal(buf, "good");
 	assert_non_null(strstr(fake.log, "unexpected reply"));
 }
@@ -784,9 +784,9 @@ static void each_request_carries_a_new_req_id(void **state)
 	uint32_t first;
 
 	(void)state;
-	assert_int_equal(xs_write(0, "k", "1"), 0);
+	assert_int_equal(xenstore_write(0, "k", "1"), 0);
 	first = fake.last_hdr.req_id;
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
 	assert_int_not_equal(fake.last_hdr.req_id, first);
 }
 
@@ -796,12 +796,12 @@ static void init_discards_stale_responses_and_rejects_no_ring(void **state)
 
 	(void)state;
 	fake.ring.rsp_prod += 11; /* half a message from a previous life */
-	assert_int_equal(xs_init(&fake.ring, FAKE_PORT), 0);
+	assert_int_equal(xenstore_init(&fake.ring, FAKE_PORT), 0);
 	assert_int_equal(fake.ring.rsp_cons, fake.ring.rsp_prod);
-	assert_int_equal(xs_write(0, "k", "v"), 0);
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
-	assert_int_equal(xs_init(NULL, FAKE_PORT), -XEN_EINVAL);
-	assert_int_equal(xs_write(0, "k", "v"), -XEN_ENOTCONN);
+	assert_int_equal(xenstore_write(0, "k", "v"), 0);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
+	assert_int_equal(xenstore_init(NULL, FAKE_PORT), -XEN_EINVAL);
+	assert_int_equal(xenstore_write(0, "k", "v"), -XEN_ENOTCONN);
 }
 
 static void
@@ -812,18 +812,18 @@ large_request_while_the_response_ring_is_full_completes(void **state)
 	unsigned i;
 
 	(void)state;
-	assert_int_equal(xs_watch("w", "t"), 0);
+	assert_int_equal(xenstore_watch("w", "t"), 0);
 	/* 100 events waiting: the response ring is full, xenstored blocked. */
 	for (i = 0; i < 100; i++)
 		fake_emit_event("w/x", "t");
 	fake_flush();
 	fake.flush_only_on_notify = true;
 	memset(value, 'r', sizeof(value) - 1);
-	assert_int_equal(xs_write(0, "big", value), 0);
-	assert_int_equal(xs_read(0, "big", back, sizeof(back)),
+	assert_int_equal(xenstore_write(0, "big", value), 0);
+	assert_int_equal(xenstore_read(0, "big", back, sizeof(back)),
 			 (int)sizeof(value) - 1);
 	assert_string_equal(back, value);
-	assert_true(xs_watch_take_dropped());
+	assert_true(xenstore_watch_take_dropped());
 }
 
 static void
@@ -832,13 +832,13 @@ broken_response_indices_fail_requests_with_eio_logged_once(void **state)
 	char buf[8];
 
 	(void)state;
-	assert_int_equal(xs_write(0, "k", "v"), 0);
+	assert_int_equal(xenstore_write(0, "k", "v"), 0);
 	fake.corrupt_rsp_prod = true;
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
 	assert_non_null(strstr(fake.log, "exceed the ring size"));
 	/* Later requests are not even sent. */
 	fake.req_bytes = 0;
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
 	assert_int_equal(fake.req_bytes, 0);
 	assert_int_equal(fake.log_lines, 3); /* 1 ring + 1 per request */
 }
@@ -849,13 +849,13 @@ oversize_reply_is_discarded_with_eio_and_the_stream_recovers(void **state)
 	char buf[8];
 
 	(void)state;
-	assert_int_equal(xs_write(0, "k", "v"), 0);
+	assert_int_equal(xenstore_write(0, "k", "v"), 0);
 	fake.oversize_reply = true;
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
 	assert_int_equal(fake.log_lines, 1);
 	assert_non_null(strstr(fake.log, "limit"));
 	fake.oversize_reply = false;
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "v");
 }
 
@@ -864,28 +864,28 @@ oversize_reply_is_discarded_with_eio_and_the_stream_recovers(void **state)
 static void watch_fires_once_at_once_and_once_per_change(void **state)
 {
 	(void)state;
-	assert_int_equal(xs_watch("cpu", "hotplug"), 0);
+	assert_int_equal(xenstore_watch("cpu", "hotplug"), 0);
 	assert_int_equal(fake.last_hdr.type, XS_WATCH);
 	assert_memory_equal(fake.last_body, "cpu\0hotplug",
 			    sizeof("cpu\0hotplug"));
 	expect_event("cpu", "hotplug");
 	expect_no_event();
-	assert_int_equal(xs_write(0, "cpu/2/availability", "online"), 0);
-	assert_int_equal(xs_write(0, "control/x", "1"), 0);
-	assert_int_equal(xs_rm(0, "cpu/2"), 0);
+	assert_int_equal(xenstore_write(0, "cpu/2/availability", "online"), 0);
+	assert_int_equal(xenstore_write(0, "control/x", "1"), 0);
+	assert_int_equal(xenstore_rm(0, "cpu/2"), 0);
 	expect_event("cpu/2/availability", "hotplug");
 	expect_event("cpu/2", "hotplug");
 	expect_no_event();
-	assert_false(xs_watch_take_dropped());
+	assert_false(xenstore_watch_take_dropped());
 }
 
 static void unwatch_stops_events(void **state)
 {
 	(void)state;
-	assert_int_equal(xs_watch("cpu", "hotplug"), 0);
-	assert_int_equal(xs_unwatch("cpu", "hotplug"), 0);
+	assert_int_equal(xenstore_watch("cpu", "hotplug"), 0);
+	assert_int_equal(xenstore_unwatch("cpu", "hotplug"), 0);
 	expect_event("cpu", "hotplug"); /* the initial one, already queued */
-	assert_int_equal(xs_write(0, "cpu/1/availability", "online"), 0);
+	assert_int_equal(xenstore_write(0, "cpu/1/availability", "online"), 0);
 	expect_no_event();
 }
 
@@ -895,11 +895,11 @@ watch_events_interleaved_with_replies_are_queued_in_order(void **state)
 	char buf[16];
 
 	(void)state;
-	assert_int_equal(xs_write(0, "k", "v"), 0);
+	assert_int_equal(xenstore_write(0, "k", "v"), 0);
 	fake.events_before_reply = 3;
 	fake.max_chunk = 5; /* and cut everything into pieces */
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
 	fake.events_before_reply = 0;
 	expect_event("storm/0", "storm");
 	expect_event("storm/1", "storm");
@@ -908,8 +908,8 @@ watch_events_interleaved_with_replies_are_queued_in_order(void **state)
 	expect_event("storm/4", "storm");
 	expect_event("storm/5", "storm");
 	expect_no_event();
-	assert_false(xs_watch_take_dropped());
-	assert_int_equal(xs_watch_dropped_total(), 0);
+	assert_false(xenstore_watch_take_dropped());
+	assert_int_equal(xenstore_watch_dropped_total(), 0);
 }
 
 static void
@@ -920,14 +920,14 @@ queue_overflow_drops_the_oldest_and_sets_the_dropped_flag(void **state)
 	unsigned i;
 
 	(void)state;
-	assert_int_equal(xs_write(0, "k", "v"), 0);
+	assert_int_equal(xenstore_write(0, "k", "v"), 0);
 	fake.events_before_reply = XS_WATCH_QUEUE_LEN + 5;
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
 	fake.events_before_reply = 0;
 
-	assert_int_equal(xs_watch_dropped_total(), 5);
-	assert_true(xs_watch_take_dropped());
-	assert_false(xs_watch_take_dropped()); /* cleared by taking it */
+	assert_int_equal(xenstore_watch_dropped_total(), 5);
+	assert_true(xenstore_watch_take_dropped());
+	assert_false(xenstore_watch_take_dropped()); /* cleared by taking it */
 	for (i = 5; i < XS_WATCH_QUEUE_LEN + 5; i++) {
 		snprintf(path, sizeof(path), "storm/%u", i);
 		expect_event(path, "storm");
@@ -936,8 +936,8 @@ queue_overflow_drops_the_oldest_and_sets_the_dropped_flag(void **state)
 	/* One log line for the whole storm. */
 	assert_int_equal(fake.log_lines, 1);
 	/* And the client still works. */
-	assert_int_equal(xs_write(0, "k", "w"), 0);
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
+	assert_int_equal(xenstore_write(0, "k", "w"), 0);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "w");
 }
 
@@ -946,13 +946,13 @@ static void storm_larger_than_the_ring_does_not_break_requests(void **state)
 	char buf[16];
 
 	(void)state;
-	assert_int_equal(xs_write(0, "k", "v"), 0);
+	assert_int_equal(xenstore_write(0, "k", "v"), 0);
 	fake.events_before_reply = 200; /* ~6 KiB of events, ring is 1 KiB */
-	assert_int_equal(xs_read(0, "k", buf, sizeof(buf)), 1);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "v");
 	fake.events_before_reply = 0;
-	assert_true(xs_watch_take_dropped());
-	assert_int_equal(xs_watch_dropped_total(), 200 - XS_WATCH_QUEUE_LEN);
+	assert_true(xenstore_watch_take_dropped());
+	assert_int_equal(xenstore_watch_dropped_total(), 200 - XS_WATCH_QUEUE_LEN);
 }
 
 static void poll_takes_in_events_that_arrive_while_idle(void **state)
@@ -962,10 +962,10 @@ static void poll_takes_in_events_that_arrive_while_idle(void **state)
 	(void)state;
 	fake_emit_event("cpu/3/availability", "hotplug");
 	fake_flush();
-	xs_poll();
+	xenstore_poll();
 	/* The event left the ring for the queue. */
 	assert_int_equal(fake.ring.rsp_cons, fake.ring.rsp_prod);
-	assert_int_equal(xs_next_watch(p, sizeof(p), t, sizeof(t)), 1);
+	assert_int_equal(xenstore_next_watch(p, sizeof(p), t, sizeof(t)), 1);
 	assert_string_equal(p, "cpu/3/availability");
 	assert_string_equal(t, "hotplug");
 	assert_int_equal(fake.notifies, 0); /* poll never sends */
@@ -979,9 +979,9 @@ next_watch_with_a_small_buffer_returns_erange_and_flags_drop(void **state)
 	(void)state;
 	fake_emit_event("cpu/3/availability", "hotplug");
 	fake_flush();
-	assert_int_equal(xs_next_watch(p, sizeof(p), t, sizeof(t)),
+	assert_int_equal(xenstore_next_watch(p, sizeof(p), t, sizeof(t)),
 			 -XEN_ERANGE);
-	assert_true(xs_watch_take_dropped());
+	assert_true(xenstore_watch_take_dropped());
 	expect_no_event();
 }
 
@@ -995,8 +995,8 @@ static void overlong_watch_event_is_dropped_and_flagged(void **state)
 	fake_emit_event(path, "t");
 	fake_emit_event("after", "t");
 	fake_flush();
-	xs_poll();
-	assert_true(xs_watch_take_dropped());
+	xenstore_poll();
+	assert_true(xenstore_watch_take_dropped());
 	expect_event("after", "t");
 	expect_no_event();
 }
@@ -1006,8 +1006,8 @@ static void malformed_watch_event_without_token_is_dropped(void **state)
 	(void)state;
 	fake_emit(XS_WATCH_EVENT, 0, 0, "justpath", strlen("justpath"));
 	fake_flush();
-	xs_poll();
-	assert_true(xs_watch_take_dropped());
+	xenstore_poll();
+	assert_true(xenstore_watch_take_dropped());
 	expect_no_event();
 }
 
@@ -1015,11 +1015,11 @@ static void malformed_watch_event_without_token_is_dropped(void **state)
 
 struct tx_job {
 	unsigned calls;
-	xs_transaction_t seen;
+	xenstore_transaction_t seen;
 	int fail_with;
 };
 
-static int tx_write_two(xs_transaction_t t, void *arg)
+static int tx_write_two(xenstore_transaction_t t, void *arg)
 {
 	struct tx_job *job = arg;
 	int ret;
@@ -1028,22 +1028,22 @@ static int tx_write_two(xs_transaction_t t, void *arg)
 	job->seen = t;
 	if (job->fail_with)
 		return job->fail_with;
-	ret = xs_write(t, "cpu/1/availability", "online");
+	ret = xenstore_write(t, "cpu/1/availability", "online");
 	if (!ret)
-		ret = xs_write(t, "cpu/2/availability", "online");
+		ret = xenstore_write(t, "cpu/2/availability", "online");
 	return ret;
 }
 
 static void transaction_ids_go_in_the_request_header(void **state)
 {
-	xs_transaction_t t = 0;
+	xenstore_transaction_t t = 0;
 
 	(void)state;
-	assert_int_equal(xs_transaction_start(&t), 0);
+	assert_int_equal(xenstore_transaction_start(&t), 0);
 	assert_int_equal(t, FAKE_FIRST_TX_ID);
-	assert_int_equal(xs_write(t, "k", "v"), 0);
+	assert_int_equal(xenstore_write(t, "k", "v"), 0);
 	assert_int_equal(fake.last_hdr.tx_id, FAKE_FIRST_TX_ID);
-	assert_int_equal(xs_transaction_end(t, false), 0);
+	assert_int_equal(xenstore_transaction_end(t, false), 0);
 	assert_int_equal(fake.last_hdr.type, XS_TRANSACTION_END);
 	assert_string_equal(fake.last_body, "T");
 }
@@ -1051,12 +1051,12 @@ static void transaction_ids_go_in_the_request_header(void **state)
 static void
 transaction_end_returns_eagain_on_conflict_without_logging(void **state)
 {
-	xs_transaction_t t;
+	xenstore_transaction_t t;
 
 	(void)state;
 	fake.tx_end_eagain = 1;
-	assert_int_equal(xs_transaction_start(&t), 0);
-	assert_int_equal(xs_transaction_end(t, false), -XEN_EAGAIN);
+	assert_int_equal(xenstore_transaction_start(&t), 0);
+	assert_int_equal(xenstore_transaction_end(t, false), -XEN_EAGAIN);
 	assert_int_equal(fake.log_lines, 0);
 }
 
@@ -1068,12 +1068,12 @@ transaction_run_retries_on_eagain_until_the_commit_succeeds(void **state)
 
 	(void)state;
 	fake.tx_end_eagain = 2;
-	assert_int_equal(xs_transaction_run("vcpu-set", tx_write_two, &job), 0);
+	assert_int_equal(xenstore_transaction_run("vcpu-set", tx_write_two, &job), 0);
 	assert_int_equal(job.calls, 3);
 	assert_int_equal(job.seen, FAKE_FIRST_TX_ID + 2);
 	assert_int_equal(fake.log_lines, 2); /* one per retry */
 	assert_non_null(strstr(fake.log, "vcpu-set"));
-	assert_int_equal(xs_read(0, "cpu/2/availability", buf, sizeof(buf)), 6);
+	assert_int_equal(xenstore_read(0, "cpu/2/availability", buf, sizeof(buf)), 6);
 }
 
 static void
@@ -1083,7 +1083,7 @@ transaction_run_gives_up_after_a_bounded_number_of_attempts(void **state)
 
 	(void)state;
 	fake.tx_end_eagain = 1000;
-	assert_int_equal(xs_transaction_run("storm", tx_write_two, &job),
+	assert_int_equal(xenstore_transaction_run("storm", tx_write_two, &job),
 			 -XEN_EAGAIN);
 	assert_int_equal(job.calls, XS_TRANSACTION_ATTEMPTS);
 	assert_non_null(strstr(fake.log, "gave up"));
@@ -1094,7 +1094,7 @@ static void transaction_run_abandons_when_the_function_fails(void **state)
 	struct tx_job job = {.fail_with = -XEN_EINVAL};
 
 	(void)state;
-	assert_int_equal(xs_transaction_run("bad", tx_write_two, &job),
+	assert_int_equal(xenstore_transaction_run("bad", tx_write_two, &job),
 			 -XEN_EINVAL);
 	assert_int_equal(job.calls, 1);
 	assert_int_equal(fake.last_hdr.type, XS_TRANSACTION_END);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * xs_platform.c - what the xenstore client needs from the kernel.
+ * xenstore_platform.c - what the xenstore client needs from the kernel.
  *
  * The xenstore port has no handler: the upcall clears its pending bit
- * (locked) and latches it; xs_platform_wait() blocks vCPU 0 until the
+ * (locked) and latches it; xenstore_platform_wait() blocks vCPU 0 until the
  * latch is set.  The client reads the ring only after that, so its view
  * is at least as new as the event.
  */
@@ -14,17 +14,17 @@
 
 #include <stdarg.h>
 
-void xs_platform_notify(evtchn_port_t port)
+void xenstore_platform_notify(evtchn_port_t port)
 {
 	evtchn_send(port);
 }
 
-void xs_platform_wait(evtchn_port_t port)
+void xenstore_platform_wait(evtchn_port_t port)
 {
 	evtchn_wait(port, 0);
 }
 
-void xs_platform_log(const char *fmt, ...)
+void xenstore_platform_log(const char *fmt, ...)
 {
 	char line[PRINTK_LINE_MAX];
 	va_list ap;
