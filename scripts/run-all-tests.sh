@@ -26,8 +26,7 @@ SUITES=(
 	"Xen scenarios|make --no-print-directory test-xen"
 )
 
-total_pass=0
-total_fail=0
+. scripts/tally.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -37,28 +36,19 @@ for suite in "${SUITES[@]}"; do
 	echo "=== $name: $cmd"
 	$cmd 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
-	line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" |
-		tail -1 | sed -E 's/^[A-Za-z-]+: //')
-	if [ -n "$line" ]; then
-		p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
-		f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
-	else
-		p=0
-		f=0
-	fi
-	skipped=$(echo "$line" | sed -nE 's/.*, ([0-9]+) skipped.*/\1/p')
-	if [ "${skipped:-0}" -gt 0 ]; then
-		echo "=== $name: $skipped skipped: counted as $skipped failure(s) (a skip is not a pass)"
-		f=$((f + skipped))
+	tally_read "$log"
+	p=$read_passed
+	f=$read_failed
+	if [ "$read_skipped" -gt 0 ]; then
+		echo "=== $name: $read_skipped skipped: counted as $read_skipped failure(s) (a skip is not a pass)"
+		f=$((f + read_skipped))
 	fi
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "=== $name: exited $rc without a failure count: counted as 1 failure"
 		f=1
 	fi
 	echo "=== $name: $p passed, $f failed"
-	total_pass=$((total_pass + p))
-	total_fail=$((total_fail + f))
+	tally_add "$p" "$f"
 done
 
-echo "$total_pass passed, $total_fail failed"
-[ "$total_fail" -eq 0 ]
+tally_end

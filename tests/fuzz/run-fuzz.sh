@@ -16,7 +16,8 @@
 # Then the length decoder against objdump: every prefix combination
 # (--combos), every opcode form (--opcodes), and each ELF given
 # (insn-vs-objdump.py HELPER ELF...).
-# One PASS/FAIL line per part; the last line is "N passed, N failed".
+# One line per part, "PASS <part>: <figures>" or "FAIL <part>[: <why>]";
+# the last line is "N passed, N failed" (scripts/tally.sh).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,18 +35,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 	shift
 done
 shift # --
-pass=0
-fail=0
-
-ok() {
-	echo "$1: PASS$2"
-	pass=$((pass + 1))
-}
-
-ko() {
-	echo "$1: FAIL$2"
-	fail=$((fail + 1))
-}
+. "$here/../../scripts/tally.sh"
 
 # libFuzzer's own figure: "stat::number_of_executed_units: N".
 executions() {
@@ -65,9 +55,9 @@ for t in "${targets[@]}"; do
 	if [ -d "$crashes" ] && ls "$crashes"/* >/dev/null 2>&1; then
 		n=$(ls "$crashes" | wc -l)
 		if "$bin" "$crashes"/* >"$out/$t.replay.log" 2>&1; then
-			ok "$t: replay" " ($n kept crash inputs run clean)"
+			ok "$t: replay" "$n kept crash inputs run clean"
 		else
-			ko "$t: replay" " (see $out/$t.replay.log)"
+			ko "$t: replay" "see $out/$t.replay.log"
 			tail -20 "$out/$t.replay.log"
 		fi
 	fi
@@ -81,9 +71,9 @@ for t in "${targets[@]}"; do
 	took=$(($(date +%s) - start))
 	runs=$(executions "$log")
 	if [ $rc -eq 0 ] && [ -n "$runs" ]; then
-		ok "$t" ", ${runs} executions in ${took} s, corpus $(ls "$out/$t.corpus" | wc -l) new + $(ls "$here/corpus/$t" | wc -l) seeds"
+		ok "$t" "${runs} executions in ${took} s, corpus $(ls "$out/$t.corpus" | wc -l) new + $(ls "$here/corpus/$t" | wc -l) seeds"
 	else
-		ko "$t" " (exit $rc, ${runs:-0} executions in ${took} s; see $log)"
+		ko "$t" "exit $rc, ${runs:-0} executions in ${took} s; see $log"
 		grep -E "ERROR|SUMMARY|Test unit written|runtime error" "$log" | head -10
 	fi
 done
@@ -93,20 +83,19 @@ helper=$1
 shift
 for mode in combos opcodes; do
 	if python3 "$here/insn-vs-objdump.py" --$mode "$helper" >"$out/decoder-$mode.log" 2>&1; then
-		ok "decoder vs objdump, --$mode" ": $(head -1 "$out/decoder-$mode.log" | sed 's/^insn-vs-objdump: //')"
+		ok "decoder vs objdump, --$mode" "$(head -1 "$out/decoder-$mode.log" | sed 's/^insn-vs-objdump: //')"
 	else
-		ko "decoder vs objdump, --$mode" ""
+		ko "decoder vs objdump, --$mode"
 		head -22 "$out/decoder-$mode.log"
 	fi
 done
 for elf in "$@"; do
 	if python3 "$here/insn-vs-objdump.py" "$helper" "$elf" >"$out/decoder.log" 2>&1; then
-		ok "decoder vs objdump, $(basename "$elf")" ": $(head -1 "$out/decoder.log" | sed 's/^insn-vs-objdump: [^:]*: //')"
+		ok "decoder vs objdump, $(basename "$elf")" "$(head -1 "$out/decoder.log" | sed 's/^insn-vs-objdump: [^:]*: //')"
 	else
-		ko "decoder vs objdump, $(basename "$elf")" ""
+		ko "decoder vs objdump, $(basename "$elf")"
 		head -22 "$out/decoder.log"
 	fi
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally_end

@@ -22,16 +22,7 @@ UNIT=$PREFIX/lib/systemd/system/smpalt-autoscaler.service
 DEFAULTS=/etc/default/smpalt-autoscaler
 MANIFEST=$PREFIX/share/smpalt/install-manifest
 
-pass=0
-fail=0
-ok() {
-	echo "PASS $1"
-	pass=$((pass + 1))
-}
-ko() {
-	echo "FAIL $1: $2"
-	fail=$((fail + 1))
-}
+. "$TOP/scripts/tally.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-install-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -143,5 +134,4 @@ else
 	ko "make uninstall" "left behind: $left"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+tally_end
