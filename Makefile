@@ -4,7 +4,8 @@
 #   make demo       the main job (see README.md)
 #   make test       every test: unit (gcc, clang, sanitizers), site checker,
 #                   and the scenarios on real Xen inside QEMU
-#   make test-unit  host engine tests only (seconds)
+#   make test-unit  unit tests of the guest's code on the host, gcc and
+#                   clang (seconds; CC=clang runs one compiler)
 #   make test-xen   scenarios on real Xen (TESTS="a b" runs some)
 #   make bench-host host benchmarks of the lock paths and the switch cost
 #   make bench      every benchmark: in-guest, vcpu-set vs stock Linux, host
@@ -12,6 +13,9 @@
 # Objects of different compilers never mix: each compiler gets its own
 # build folder, build/<compiler>/.
 
+# CC= given (command line or environment): host test groups run under that
+# compiler only; otherwise under gcc, then clang (mk/host-test.mk).
+CC_GIVEN := $(filter-out default undefined,$(origin CC))
 CC       ?= gcc
 ifeq ($(origin CC),default)
 CC       := gcc
@@ -23,9 +27,11 @@ CACHE    := $(TOP)/cache
 OUT      := $(TOP)/out
 
 WARN     := -Wall -Wextra -Werror
-# The guest's headers live under include/smpalt/ and are included as
-# <smpalt/...>, so host programs may search include/ like any other path.
 HOST_CFLAGS := -O2 -g $(WARN) -std=gnu11 -I$(TOP)/include
+# AddressSanitizer and UndefinedBehaviorSanitizer; any report fails the run.
+SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+SAN_CFLAGS  := $(filter-out -O2,$(HOST_CFLAGS)) -O1 $(SAN_FLAGS)
 
 .PHONY: all clean deps test test-unit test-xen bench-host bench demo
 all:
@@ -33,26 +39,25 @@ all:
 deps:
 	@bash scripts/install-deps.sh
 
-include mk/engine.mk
-include mk/xs.mk
+include mk/host-test.mk
 include mk/guest.mk
-include mk/xen.mk
+include mk/unit-tests.mk
+include mk/engine.mk
 include mk/tools.mk
+include mk/xen.mk
 include mk/bench.mk
-include mk/profile.mk
 include mk/demo.mk
 include mk/fuzz.mk
 include mk/install.mk
+
+# Every host test program, built with $(CC).
+all: $(addprefix $(TEST_OUT)/,$(HOST_TESTS))
 
 # The guest's include graph runs one way, lib <- arch-xen <- drivers <-
 # kernel, with no loop (docs/design.md, "Layers").
 .PHONY: check-layers
 check-layers:
 	@bash scripts/check-layers.sh
-
-# The site checker always checks the guest kernel too, not only when it
-# happens to be built already.
-check-sites: $(GUEST_ELF)
 
 # Every test that exists; the summary script adds up each part's
 # "N passed, N failed" line and prints the total as the last line.

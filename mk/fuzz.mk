@@ -34,8 +34,7 @@ DECODER_HELPER := $(ENG_OUT)/insn_lengths
 $(FUZZ_OUT)/%: $(FUZZ_DIR)/%.c $(addprefix $(TOP)/,$(ENG_CORE)) $(ENG_HDRS) \
 		$(TOP)/mk/fuzz.mk
 	@mkdir -p $(@D)
-	clang -O1 -g $(WARN) -std=gnu11 -I$(TOP)/include \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	clang $(SAN_CFLAGS) -fsanitize=fuzzer \
 		-o $@ $< $(addprefix $(TOP)/,$(ENG_CORE))
 
 $(DECODER_HELPER): $(FUZZ_DIR)/insn_lengths.c $(TOP)/arch-xen/alt_insn.c \
