@@ -13,18 +13,12 @@ GUEST_LDS   := $(GUEST_OUT)/smpalt.lds
 GUEST_SYSINC := $(GUEST_OUT)/sysinc
 XEN_PUBLIC_INCLUDE ?= /usr/include/xen
 
-GUEST_C_SRCS := \
-	lib/printk.c lib/vsnprintf.c lib/string.c lib/cmdline.c \
-	lib/page_alloc.c lib/ksyms.c \
-	arch-xen/hypervisor.c arch-xen/vcpu.c arch-xen/mm.c \
-	arch-xen/traps.c arch-xen/time.c arch-xen/smp.c \
-	arch-xen/alt_core.c arch-xen/alt_insn.c \
-	drivers/console.c drivers/evtchn.c drivers/shutdown.c \
-	drivers/xenstore.c drivers/xenstore_platform.c \
-	kernel/main.c kernel/hotplug.c kernel/vcpu_watch.c kernel/smpmode.c \
-	kernel/status.c kernel/selftest.c kernel/work.c \
-	kernel/profile.c kernel/profile_ctl.c kernel/bench.c
-GUEST_S_SRCS := arch-xen/head.S arch-xen/entry.S arch-xen/notes.S
+# Every C and assembly file of the four floors is part of the guest (the
+# linker script apart), linked floor by floor from the ground up.
+GUEST_FLOORS := lib arch-xen drivers kernel
+GUEST_C_SRCS := $(foreach d,$(GUEST_FLOORS),$(sort $(wildcard $(d)/*.c)))
+GUEST_S_SRCS := $(filter-out arch-xen/smpalt.lds.S, \
+	$(foreach d,$(GUEST_FLOORS),$(sort $(wildcard $(d)/*.S))))
 
 GUEST_OBJS := $(patsubst %.c,$(GUEST_OUT)/%.o,$(GUEST_C_SRCS)) \
 	$(patsubst %.S,$(GUEST_OUT)/%.o,$(GUEST_S_SRCS))
