@@ -1,5 +1,5 @@
-# Benchmarks. Included by the top-level Makefile
-# after mk/engine.mk (ENG_BENCH) and mk/xen.mk (GUEST_ELF, GUEST_ELF_DEP).
+# Benchmarks. Included by the top-level Makefile after mk/engine.mk
+# (ENG_BENCH), mk/guest.mk (GUEST_ELF) and mk/tools.mk (AUTOSCALER).
 #
 #   make bench              one Xen boot for the in-guest benchmark, the
 #                           smpalt vcpu-set scenario and stock Linux 6.1's,
@@ -15,7 +15,7 @@
 ROUNDS  ?=
 RESULTS ?= $(TOP)/results/latest
 
-bench: deps $(GUEST_ELF_DEP) $(ENG_BENCH)
+bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH)
 	@bash $(TOP)/scripts/bench.sh -g $(GUEST_ELF) -H $(ENG_BENCH) \
 		$(if $(ROUNDS),-r $(ROUNDS))
 

@@ -93,7 +93,6 @@ GUEST_LU_OBJS := $(filter-out $(GUEST_OUT)/kernel/work.o,$(GUEST_OBJS)) \
 	$(GUEST_LU_OUT)/work.o
 
 all: $(GUEST_LU_ELF)
-test-xen: $(GUEST_LU_ELF)
 
 $(GUEST_LU_OUT)/work.o: kernel/work.c mk/guest.mk | $(GUEST_SYSINC)/xen
 	@mkdir -p $(dir $@)

@@ -97,6 +97,5 @@ $(TEST_OUT)/autoscale_tool_test-san: TEST_FLAGS_autoscale_tool_test += \
 $(call host_test_group,test-tools,$(TOOLS_TESTS))
 
 # The dom0 initramfs carries the autoscaler (scripts/mkinitramfs.sh takes
-# AUTOSCALER from the environment): build it before any Xen run.
+# AUTOSCALER from the environment).
 export AUTOSCALER
-test-xen demo-xen dom0-initrd: $(AUTOSCALER)

@@ -14,15 +14,9 @@
 #   make xen-fetch              download and unpack Xen, tools, dom0 kernel
 #   make dom0-initrd            cache/dom0-initrd.gz on its own
 # Results land in out/xen/<timestamp>/ (out/xen/latest points at the last).
-
-# mk/guest.mk defines GUEST_ELF and its rule; until it does, the scenarios
-# that need the guest run without it and report SKIP.
-ifeq ($(origin GUEST_ELF),undefined)
-GUEST_ELF_DEP :=
-GUEST_ELF     := $(BUILD)/smpalt.elf
-else
-GUEST_ELF_DEP := $(GUEST_ELF)
-endif
+# Every run takes the guest kernel (mk/guest.mk) and the autoscaler
+# (mk/tools.mk, exported as AUTOSCALER for the dom0 initramfs); the
+# scenarios also take the test-only lost-update build.
 
 TESTS ?=
 BUSY ?=
@@ -35,28 +29,25 @@ XEN_RUN := bash $(TOP)/scripts/xen-run.sh
 xen-fetch:
 	@bash $(TOP)/scripts/fetch-xen.sh
 
-dom0-initrd: xen-fetch $(GUEST_ELF_DEP)
-	@bash $(TOP)/scripts/mkinitramfs.sh -o $(CACHE)/dom0-initrd.gz \
-		$(if $(wildcard $(GUEST_ELF)),$(GUEST_ELF))
+dom0-initrd: xen-fetch $(GUEST_ELF) $(AUTOSCALER)
+	@bash $(TOP)/scripts/mkinitramfs.sh -o $(CACHE)/dom0-initrd.gz $(GUEST_ELF)
 
-test-xen: deps $(GUEST_ELF_DEP)
+test-xen: deps $(GUEST_ELF) $(GUEST_LU_ELF) $(AUTOSCALER)
 	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(N) XEN_SOAK_SEED=$(SEED) \
-		$(XEN_RUN) $(if $(wildcard $(GUEST_ELF)),-g $(GUEST_ELF)) $(TESTS)
+		$(XEN_RUN) -g $(GUEST_ELF) $(TESTS)
 
-soak: deps $(GUEST_ELF_DEP)
+soak: deps $(GUEST_ELF) $(AUTOSCALER)
 	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(or $(N),$(SOAK_N_DEFAULT)) \
-		XEN_SOAK_SEED=$(SEED) \
-		$(XEN_RUN) $(if $(wildcard $(GUEST_ELF)),-g $(GUEST_ELF)) soak
+		XEN_SOAK_SEED=$(SEED) $(XEN_RUN) -g $(GUEST_ELF) soak
 
-demo-xen: deps $(GUEST_ELF_DEP)
-	@$(XEN_RUN) $(if $(wildcard $(GUEST_ELF)),-g $(GUEST_ELF)) demo
+demo-xen: deps $(GUEST_ELF) $(AUTOSCALER)
+	@$(XEN_RUN) -g $(GUEST_ELF) demo
 
 # The dom0 image of the scenarios marked "# needs: libvirt" (scripts/xen-run.sh
 # boots it for them, after the boot of the others): the default image plus
 # libvirtd, its libxl driver and virsh (docs/libvirt.md).
 .PHONY: dom0-initrd-libvirt
-dom0-initrd-libvirt: $(GUEST_ELF_DEP) tools
+dom0-initrd-libvirt: $(GUEST_ELF) $(AUTOSCALER)
 	@LIBVIRT=1 bash $(TOP)/scripts/fetch-xen.sh
 	@LIBVIRT=1 bash $(TOP)/scripts/mkinitramfs.sh \
-		-o $(CACHE)/dom0-initrd-libvirt.gz \
-		$(if $(wildcard $(GUEST_ELF)),$(GUEST_ELF))
+		-o $(CACHE)/dom0-initrd-libvirt.gz $(GUEST_ELF)
