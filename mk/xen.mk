@@ -9,8 +9,6 @@
 #                               under load, Xen's view checked at each
 #                               settled step; SEED= repeats a run (the seed
 #                               is printed at the start and in the result)
-#   make demo-xen               boot the guest, stream its console, show its
-#                               data/smpalt state, vcpu-set 2 then 1, shut down
 #   make xen-fetch              download and unpack Xen, tools, dom0 kernel
 #   make dom0-initrd            cache/dom0-initrd.gz on its own
 # Results land in out/xen/<timestamp>/ (out/xen/latest points at the last).
@@ -24,7 +22,7 @@ SEED ?=
 SOAK_N_DEFAULT := 1000
 XEN_RUN := bash $(TOP)/scripts/xen-run.sh
 
-.PHONY: test-xen demo-xen xen-fetch dom0-initrd soak
+.PHONY: test-xen xen-fetch dom0-initrd soak
 
 xen-fetch:
 	@bash $(TOP)/scripts/fetch-xen.sh
@@ -39,9 +37,6 @@ test-xen: deps $(GUEST_ELF) $(GUEST_LU_ELF) $(AUTOSCALER)
 soak: deps $(GUEST_ELF) $(AUTOSCALER)
 	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(or $(N),$(SOAK_N_DEFAULT)) \
 		XEN_SOAK_SEED=$(SEED) $(XEN_RUN) -g $(GUEST_ELF) soak
-
-demo-xen: deps $(GUEST_ELF) $(AUTOSCALER)
-	@$(XEN_RUN) -g $(GUEST_ELF) demo
 
 # The dom0 image of the scenarios marked "# needs: libvirt" (scripts/xen-run.sh
 # boots it for them, after the boot of the others): the default image plus

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot and summarise one `make demo` run (scripts/demo.sh).
+"""Plot and summarise one `make demo` run (scripts/run-demo-autoscale.sh).
 
 Usage: scripts/demo-report.py DEMO_DIR
 

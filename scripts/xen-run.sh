@@ -15,8 +15,8 @@
 # killed on exit, Ctrl-C and timeout included.
 #
 # Usage: scripts/xen-run.sh [-g GUEST_ELF] [scenario ...]
-#   scenario       a tests/xen/<name>.sh or scripts/dom0/<name>.sh
-#                  (demo*); default: every tests/xen/*.sh except the
+#   scenario       a tests/xen/<name>.sh, or scripts/dom0/demo-autoscale.sh
+#                  (make demo); default: every tests/xen/*.sh except the
 #                  slow benchmarks, bench-*.sh, which run only when named
 #                  (make bench)
 # Environment:

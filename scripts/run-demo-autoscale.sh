@@ -4,7 +4,7 @@
 # the phased workload profile under smpalt-autoscaler), show one line a
 # second live, then plot and summarise the run (scripts/demo-report.py).
 #
-# Usage: scripts/demo.sh -g GUEST_ELF
+# Usage: scripts/run-demo-autoscale.sh -g GUEST_ELF
 # Output: out/demo/<timestamp>/ (out/demo/latest): demo.png, demo.csv,
 # summary.txt, autoscaler.log, and the harness's results in xen/.
 # Environment: XEN_SCENARIO_TIMEOUT (default 240 s for the demo),
