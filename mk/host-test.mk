@@ -50,7 +50,7 @@ ifeq ($(CC_GIVEN),)
 define HOST_TEST_GROUP
 .PHONY: $(1) $(1)-sanitize
 $(1) $(1)-sanitize:
-	@bash $(TOP)/scripts/run-each-compiler.sh $$@
+	+@MAKE='$$(MAKE)' bash $(TOP)/scripts/run-each-compiler.sh $$@
 endef
 else
 define HOST_TEST_GROUP

@@ -7,7 +7,8 @@
 # Prints each run's output, whose last line is "<compiler>: N passed, N
 # failed", then the total "N passed, N failed"; exits non-zero on any
 # failure. A run that fails without a failure count (a build error)
-# counts as one failure.
+# counts as one failure. MAKE: the make to run (make's own, from a
+# recipe, so that -j carries over).
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/scripts/tally.sh"
@@ -17,7 +18,7 @@ COMPILERS="gcc clang"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 for c in $COMPILERS; do
-	make -C "$TOP" --no-print-directory CC=$c "$@" >"$log" 2>&1
+	"${MAKE:-make}" -C "$TOP" --no-print-directory CC=$c "$@" >"$log" 2>&1
 	rc=$?
 	cat "$log"
 	tally_read "$log"
