@@ -15,7 +15,9 @@
 #   build/<compiler>/test/<name>-san   the same under ASan+UBSan (SAN_CFLAGS)
 #
 # Other prerequisites of one program are ordinary make lines,
-# "$(TEST_OUT)/<name>: file". A group of tests becomes two targets:
+# "$(TEST_OUT)/<name>-san: file", and so are flags for one of the two
+# builds, "$(TEST_OUT)/<name>-san: TEST_FLAGS_<name> += ..." (mk/tools.mk,
+# autoscale_tool_test). A group of tests becomes two targets:
 #
 #   $(call host_test_group,<target>,<name>...)
 #   make <target>             run the group's programs
@@ -24,8 +26,9 @@
 # With CC= given (make CC=clang test-unit) a group runs under that
 # compiler; otherwise under gcc, then clang, each in its own build folder
 # (scripts/run-each-compiler.sh). Each run ends with "<compiler>: N
-# passed, N failed" (scripts/run-cmocka.sh); with both compilers the last
-# line is the total, "N passed, N failed".
+# passed, N failed" ("<compiler>-san: ..." for the -san builds;
+# scripts/run-cmocka.sh); with both compilers the last line is the total,
+# "N passed, N failed".
 
 TEST_OUT      := $(BUILD)/test
 # Every header a test may reach: a change to any of them rebuilds them all.
