@@ -18,6 +18,7 @@
 #include <smpalt/kernel.h>
 #include <smpalt/printk.h>
 #include <smpalt/refcount.h>
+#include <smpalt/report.h>
 #include <smpalt/smpmode.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/time.h>
@@ -125,9 +126,8 @@ int bench_locks(void)
 	int form, rc = 0;
 
 	if (!resolution) {
-		printk("Test result: ERROR bench: time_now_ns() did not "
-		       "advance in %u reads\n",
-		       BENCH_CLOCK_SPINS);
+		report_error("bench: time_now_ns() did not advance in %u reads",
+			     BENCH_CLOCK_SPINS);
 		return -EIO;
 	}
 	printk("bench: clock resolution %llu ns\n",
@@ -149,7 +149,7 @@ int bench_locks(void)
 	if (!rc)
 		rc = smpmode_switch(start, NULL);
 	if (rc) {
-		printk("Test result: ERROR bench: switch failed: %d\n", rc);
+		report_error("bench: switch failed: %d", rc);
 		return rc;
 	}
 	for (c = 0; c < ARRAY_SIZE(cases); c++) {
@@ -158,12 +158,13 @@ int bench_locks(void)
 
 		if (!bench_plausible(smp, resolution) ||
 		    !bench_plausible(up, resolution)) {
-			printk("Test result: ERROR bench: %s (%u x %s): "
-			       "implausible timing: SMP form %llu ns, UP form "
-			       "%llu ns, clock resolution %llu ns\n",
-			       cases[c].name, BENCH_OPS, cases[c].op,
-			       (unsigned long long)smp, (unsigned long long)up,
-			       (unsigned long long)resolution);
+			report_error(
+				"bench: %s (%u x %s): "
+				"implausible timing: SMP form %llu ns, UP form "
+				"%llu ns, clock resolution %llu ns",
+				cases[c].name, BENCH_OPS, cases[c].op,
+				(unsigned long long)smp, (unsigned long long)up,
+				(unsigned long long)resolution);
 			return -ERANGE;
 		}
 	}

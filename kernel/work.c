@@ -11,6 +11,7 @@
 #include <smpalt/printk.h>
 #include <smpalt/profile.h>
 #include <smpalt/refcount.h>
+#include <smpalt/report.h>
 #include <smpalt/smpmode.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/status.h>
@@ -318,7 +319,7 @@ void work_read_demand(void)
 	/* control/smpalt/profile first: a changed demand below ends it. */
 	profile_ctl_read();
 	rc = xenstore_read(XS_TRANSACTION_NONE, WORK_DEMAND_KEY, value,
-		     sizeof(value));
+			   sizeof(value));
 	if (rc >= 0) {
 		demand = strtoul(value, &end, 10);
 		if (end == value || *end || demand > WORK_DEMAND_MAX) {
@@ -431,8 +432,7 @@ int work_bench(void)
 	int rc = 0;
 
 	if (!resolution) {
-		printk("Test result: ERROR bench: time_now_ns() did not "
-		       "advance\n");
+		report_error("bench: time_now_ns() did not advance");
 		return -EIO;
 	}
 	/*
@@ -452,7 +452,7 @@ int work_bench(void)
 	if (!rc)
 		rc = smpmode_switch(start, NULL);
 	if (rc) {
-		printk("Test result: ERROR bench: switch failed: %d\n", rc);
+		report_error("bench: switch failed: %d", rc);
 		return rc;
 	}
 	smp = best[ALT_MODE_SMP];
@@ -461,11 +461,12 @@ int work_bench(void)
 	if (!bench_plausible(smp, resolution) ||
 	    !bench_plausible(up, resolution) || smp < WORK_BENCH_ITEMS ||
 	    up < WORK_BENCH_ITEMS) {
-		printk("Test result: ERROR bench: item: implausible timing for "
-		       "%u items: SMP form %llu ns, UP form %llu ns, clock "
-		       "resolution %llu ns\n",
-		       WORK_BENCH_ITEMS, (unsigned long long)smp,
-		       (unsigned long long)up, (unsigned long long)resolution);
+		report_error("bench: item: implausible timing for %u items: "
+			     "SMP form %llu ns, UP form %llu ns, clock "
+			     "resolution %llu ns",
+			     WORK_BENCH_ITEMS, (unsigned long long)smp,
+			     (unsigned long long)up,
+			     (unsigned long long)resolution);
 		return -ERANGE;
 	}
 	/* Per item from the whole rounds; the ratio from the rounds too. */
@@ -475,9 +476,9 @@ int work_bench(void)
 	       (unsigned long long)(up / WORK_BENCH_ITEMS),
 	       (unsigned long long)(smp / up),
 	       (unsigned long long)(smp * WORK_HUNDRED / up % WORK_HUNDRED));
-	printk("Test result: SUCCESS smp %llu ns up %llu ns per item\n",
-	       (unsigned long long)(smp / WORK_BENCH_ITEMS),
-	       (unsigned long long)(up / WORK_BENCH_ITEMS));
+	report_success("smp %llu ns up %llu ns per item",
+		       (unsigned long long)(smp / WORK_BENCH_ITEMS),
+		       (unsigned long long)(up / WORK_BENCH_ITEMS));
 	return 0;
 }
 
@@ -531,7 +532,8 @@ void work_handle_check(void)
 	struct work_total total;
 	int rc;
 
-	rc = xenstore_read(XS_TRANSACTION_NONE, WORK_CHECK_KEY, token, sizeof(token));
+	rc = xenstore_read(XS_TRANSACTION_NONE, WORK_CHECK_KEY, token,
+			   sizeof(token));
 	if (rc <= 0 || !strcmp(token, last))
 		return; /* absent, empty, logged by the client, or answered */
 	strlcpy(last, token, sizeof(last));

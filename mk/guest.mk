@@ -15,7 +15,7 @@ XEN_PUBLIC_INCLUDE ?= /usr/include/xen
 
 GUEST_C_SRCS := \
 	lib/printk.c lib/vsnprintf.c lib/string.c lib/cmdline.c \
-	lib/page_alloc.c lib/ksyms.c \
+	lib/page_alloc.c lib/ksyms.c lib/report.c \
 	arch-xen/hypervisor.c arch-xen/vcpu.c arch-xen/mm.c \
 	arch-xen/traps.c arch-xen/time.c arch-xen/smp.c \
 	arch-xen/alt_core.c arch-xen/alt_insn.c \

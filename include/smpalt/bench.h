@@ -14,9 +14,9 @@
  * Time each primitive in both forms (best of several alternating rounds)
  * and print one "bench: <name>: SMP form N ns, UP form M ns" line each;
  * leaves the text in the form it found.  Only while vCPU 0 runs alone
- * (it switches the text).  0, or -errno after a "Test result: ERROR"
- * line: a switch failed, the clock stood still, or a timing was
- * implausible (bench_plausible()).
+ * (it switches the text).  0, or -errno after reporting ERROR (report.h):
+ * a switch failed, the clock stood still, or a timing was implausible
+ * (bench_plausible()).
  */
 int bench_locks(void);
 

@@ -53,10 +53,11 @@ bool work_run_batch(void);
 /*
  * In-guest benchmark (smpalt.bench=1): the cost of one item in the SMP and
  * in the UP form of the text, measured alternately on vCPU 0 while it runs
- * alone; prints both and one "Test result:" line.  Leaves the text in the
- * form it found.  Returns 0, or -errno after a "Test result: ERROR" line:
- * a switch failed, the clock stood still, or a timing was implausible
- * (zero, below the clock's resolution or below 1 ns per item).
+ * alone; prints both and reports SUCCESS "smp <ns> up <ns> per item"
+ * (report.h).  Leaves the text in the form it found.  Returns 0, or
+ * -errno after reporting ERROR: a switch failed, the clock stood still, or
+ * a timing was implausible (zero, below the clock's resolution or below
+ * 1 ns per item).
  */
 int work_bench(void);
 
