@@ -43,8 +43,6 @@
 /* Benchmark: rounds of each form, items per round (best round counts). */
 #define WORK_BENCH_ROUNDS 5
 #define WORK_BENCH_ITEMS 2000
-/* Ratios printed with two decimals. */
-#define WORK_HUNDRED 100
 
 /*
  * Shared by every vCPU: the item's critical section and counter, and the
@@ -409,76 +407,35 @@ uint64_t work_poll(void)
 	return 0;
 }
 
-/* ns for one round of WORK_BENCH_ITEMS, in the form the text holds now. */
-static uint64_t work_bench_round(void)
+/* One batch of the benchmark: WORK_BENCH_ITEMS items, back to back. */
+static void work_bench_batch(void)
 {
-	uint64_t t0 = time_now_ns(), t1;
 	unsigned int i;
 
 	for (i = 0; i < WORK_BENCH_ITEMS; i++)
 		work_item_run();
-	t1 = time_now_ns();
-	work_count_items(WORK_BENCH_ITEMS);
-	/* A clock that went back gives 0: implausible, reported. */
-	return t1 > t0 ? t1 - t0 : 0;
 }
 
 int work_bench(void)
 {
-	enum alt_mode start = smpmode_current();
-	uint64_t best[2] = {UINT64_MAX, UINT64_MAX}, smp, up;
-	uint64_t resolution = bench_clock_resolution();
-	unsigned int round;
-	int rc = 0;
+	struct bench_case item = {
+		.name = "item (" BENCH_XSTR(WORK_ITEM_STEPS) " locked steps)",
+		.run = work_bench_batch,
+		.ops = WORK_BENCH_ITEMS,
+		.per_op = true,
+	};
+	int rc = bench_forms(&item, 1, WORK_BENCH_ROUNDS,
+			     bench_clock_resolution());
 
-	if (!resolution) {
-		report_error("bench: time_now_ns() did not advance");
-		return -EIO;
-	}
-	/*
-	 * Switching is allowed because only vCPU 0 runs: the benchmark is
-	 * run before the control loop can bring a secondary up.
-	 */
-	for (round = 0; round < WORK_BENCH_ROUNDS && !rc; round++) {
-		int form;
-
-		for (form = ALT_MODE_SMP; form <= ALT_MODE_UP; form++) {
-			rc = smpmode_switch((enum alt_mode)form, NULL);
-			if (rc)
-				break;
-			best[form] = MIN(best[form], work_bench_round());
-		}
-	}
-	if (!rc)
-		rc = smpmode_switch(start, NULL);
-	if (rc) {
-		report_error("bench: switch failed: %d", rc);
+	/* Every item run counts, for the counters check. */
+	work_count_items(item.runs * WORK_BENCH_ITEMS);
+	if (rc)
 		return rc;
-	}
-	smp = best[ALT_MODE_SMP];
-	up = best[ALT_MODE_UP];
-	/* Nor below 1 ns per item: the per-item figures divide. */
-	if (!bench_plausible(smp, resolution) ||
-	    !bench_plausible(up, resolution) || smp < WORK_BENCH_ITEMS ||
-	    up < WORK_BENCH_ITEMS) {
-		report_error("bench: item: implausible timing for %u items: "
-			     "SMP form %llu ns, UP form %llu ns, clock "
-			     "resolution %llu ns",
-			     WORK_BENCH_ITEMS, (unsigned long long)smp,
-			     (unsigned long long)up,
-			     (unsigned long long)resolution);
-		return -ERANGE;
-	}
-	/* Per item from the whole rounds; the ratio from the rounds too. */
-	printk("bench: item (%u locked steps): SMP form %llu ns, UP form %llu "
-	       "ns, SMP/UP %llu.%02llu\n",
-	       WORK_ITEM_STEPS, (unsigned long long)(smp / WORK_BENCH_ITEMS),
-	       (unsigned long long)(up / WORK_BENCH_ITEMS),
-	       (unsigned long long)(smp / up),
-	       (unsigned long long)(smp * WORK_HUNDRED / up % WORK_HUNDRED));
 	report_success("smp %llu ns up %llu ns per item",
-		       (unsigned long long)(smp / WORK_BENCH_ITEMS),
-		       (unsigned long long)(up / WORK_BENCH_ITEMS));
+		       (unsigned long long)(item.best[ALT_MODE_SMP] /
+					    WORK_BENCH_ITEMS),
+		       (unsigned long long)(item.best[ALT_MODE_UP] /
+					    WORK_BENCH_ITEMS));
 	return 0;
 }
 
