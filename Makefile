@@ -40,6 +40,7 @@ include mk/xen.mk
 include mk/tools.mk
 include mk/bench.mk
 include mk/profile.mk
+include mk/report.mk
 include mk/demo.mk
 include mk/fuzz.mk
 include mk/install.mk

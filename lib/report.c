@@ -10,6 +10,8 @@
 /* Parts whose reasons the line can list; a reason is cut at this length. */
 #define REPORT_PARTS_MAX 8
 #define REPORT_REASON_MAX 160
+/* The line without its newline: with it, it fits one printk unbroken. */
+#define REPORT_LINE_MAX (PRINTK_LINE_MAX - 1)
 
 struct report_part {
 	enum report_status status;
@@ -92,7 +94,7 @@ enum report_status report_worst(void)
 	return report_worst_status;
 }
 
-/* Append to line[] (of PRINTK_LINE_MAX) at *len; a long line is cut. */
+/* Append to line[] (of REPORT_LINE_MAX) at *len; a long line is cut. */
 static void __printf(3, 4)
 	report_append(char *line, size_t *len, const char *fmt, ...)
 {
@@ -100,15 +102,15 @@ static void __printf(3, 4)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line + *len, PRINTK_LINE_MAX - *len, fmt, ap);
+	n = vsnprintf(line + *len, REPORT_LINE_MAX - *len, fmt, ap);
 	va_end(ap);
 	if (n > 0)
-		*len = MIN(*len + (size_t)n, (size_t)PRINTK_LINE_MAX - 1);
+		*len = MIN(*len + (size_t)n, (size_t)REPORT_LINE_MAX - 1);
 }
 
 void report_print(void)
 {
-	char line[PRINTK_LINE_MAX];
+	char line[REPORT_LINE_MAX];
 	const char *sep = " ", *others = " (";
 	size_t len = 0;
 	unsigned int i;

@@ -22,6 +22,7 @@ SUITES=(
 	"dom0 tools: autoscaler policy + end-to-end (gcc, clang)|make --no-print-directory test-tools"
 	"dom0 tools (ASan+UBSan)|make --no-print-directory test-tools-sanitize"
 	"workload profiles (gcc, clang)|make --no-print-directory test-profile"
+	"guest result line (gcc, clang)|make --no-print-directory test-report"
 	"install: make install DESTDIR=<tmp>, the tree, uninstall|make --no-print-directory test-install"
 	"Xen scenarios|make --no-print-directory test-xen"
 )
