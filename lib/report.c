@@ -25,11 +25,22 @@ static unsigned int report_unlisted;
 static enum report_status report_worst_status = REPORT_NONE;
 static bool report_printed;
 
-static const char *const report_names[] = {
-	[REPORT_NONE] = "NONE",	      [REPORT_SUCCESS] = "SUCCESS",
-	[REPORT_SKIP] = "SKIP",	      [REPORT_ERROR] = "ERROR",
-	[REPORT_FAILURE] = "FAILURE",
-};
+static const char *report_name(enum report_status status)
+{
+	switch (status) {
+	case REPORT_SUCCESS:
+		return "SUCCESS";
+	case REPORT_SKIP:
+		return "SKIP";
+	case REPORT_ERROR:
+		return "ERROR";
+	case REPORT_FAILURE:
+		return "FAILURE";
+	case REPORT_NONE:
+		break;
+	}
+	return "NONE";
+}
 
 static void report_add(enum report_status status, const char *fmt, va_list ap)
 {
@@ -39,7 +50,7 @@ static void report_add(enum report_status status, const char *fmt, va_list ap)
 	if (report_printed) {
 		/* The line is out: log this one, never print a second. */
 		pr_err("report: %s after the result line: %s\n",
-		       report_names[status], reason);
+		       report_name(status), reason);
 		return;
 	}
 	if (status > report_worst_status)
@@ -111,7 +122,8 @@ static void __printf(3, 4)
 void report_print(void)
 {
 	char line[REPORT_LINE_MAX];
-	const char *sep = " ", *others = " (";
+	const char *sep = " ";
+	bool others = false;
 	size_t len = 0;
 	unsigned int i;
 
@@ -119,7 +131,7 @@ void report_print(void)
 		return;
 	report_printed = true;
 	report_append(line, &len, "Test result: %s",
-		      report_names[report_worst_status]);
+		      report_name(report_worst_status));
 	/* The winners' reasons, then every other part with its outcome. */
 	for (i = 0; i < report_nparts; i++) {
 		const struct report_part *p = &report_parts[i];
@@ -134,17 +146,17 @@ void report_print(void)
 
 		if (p->status == report_worst_status)
 			continue;
-		report_append(line, &len, "%s%s%s%s", others,
-			      report_names[p->status], p->reason[0] ? " " : "",
+		report_append(line, &len, "%s%s%s%s", others ? "; " : " (",
+			      report_name(p->status), p->reason[0] ? " " : "",
 			      p->reason);
-		others = "; ";
+		others = true;
 	}
 	if (report_unlisted) {
-		report_append(line, &len, "%s%u more not listed", others,
-			      report_unlisted);
-		others = "; ";
+		report_append(line, &len, "%s%u more not listed",
+			      others ? "; " : " (", report_unlisted);
+		others = true;
 	}
-	if (others[0] == ';')
+	if (others)
 		report_append(line, &len, ")");
 	printk("%s\n", line);
 }
