@@ -54,9 +54,9 @@ uint64_t work_poll(void);
 bool work_run_batch(void);
 
 /*
- * In-guest benchmark (smpalt.bench=1): the cost of one item in the SMP and
- * in the UP form of the text, measured alternately on vCPU 0 while it runs
- * alone; prints both and reports SUCCESS "smp <ns> up <ns> per item"
+ * work_bench.c.  In-guest benchmark (smpalt.bench=1): the cost of one item in
+ * the SMP and in the UP form of the text, measured alternately on vCPU 0 while
+ * it runs alone; prints both and reports SUCCESS "smp <ns> up <ns> per item"
  * (report.h).  Leaves the text in the form it found.  Returns 0, or
  * -errno after reporting ERROR: a switch failed, the clock stood still, or
  * a timing was implausible (zero, below the clock's resolution or below
@@ -65,12 +65,12 @@ bool work_run_batch(void);
 int work_bench(void);
 
 /*
- * Counters check (vCPU 0): when control/smpalt/check holds a new token,
- * pause the workers until no item is in flight (the demand stays), compare
- * the totals exactly and answer in data/smpalt/check "<token> ok
- * items=<n>" (n: the items done the totals were compared against) or
- * "<token> FAIL <which> expected=<x> got=<y>", with a
- * console line; then resume.  Totals: the per-vCPU item counts sum to the
+ * work_check.c.  Counters check (vCPU 0): when control/smpalt/check holds
+ * a new token, pause the workers until no item is in flight (the demand
+ * stays), compare the totals exactly and answer in data/smpalt/check
+ * "<token> ok items=<n>" (n: the items done the totals were compared
+ * against) or "<token> FAIL <which> expected=<x> got=<y>", with a console
+ * line; then resume.  Totals: the per-vCPU item counts sum to the
  * items done ("items-by-vcpu"); the spinlock-protected ("locked") and the
  * atomic ("atomic") counters equal items done x steps; the shared
  * refcount is back at its base ("refcount"); the backlog never went below
@@ -81,7 +81,7 @@ void work_handle_check(void);
 /* Items waiting (racy hint, for the idle check). */
 bool work_pending(void);
 
-/* The runner's side of the counters check and of the benchmark. */
+/* work.c, the runner's side of the counters check and the benchmark. */
 
 /* What the runner counted, as read now. */
 struct work_counts {
@@ -91,8 +91,10 @@ struct work_counts {
 	int inflight;	  /* items running now */
 };
 
-/* vCPU 0: count n items this vCPU ran outside any batch (calibration,
- * benchmark), so that the counters check adds up. */
+/*
+ * vCPU 0: count n items this vCPU ran outside any batch (calibration,
+ * benchmark), so that the counters check adds up.
+ */
 void work_count_items(unsigned int n);
 
 /*
