@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench.c - each lock-heavy primitive timed alone in the two forms of the
- * text: a spinlock lock/unlock pair, an atomic increment, a refcount
- * get/put pair.  One line per primitive, in the form bench-report.py
- * parses; the time is for a batch of BENCH_OPS operations so that the
- * integer nanoseconds keep their precision.
+ * bench.c - functions timed in the two forms of the text (bench_forms()),
+ * and with it each lock-heavy primitive alone: a spinlock lock/unlock pair,
+ * an atomic increment, a refcount get/put pair.  One line per function,
+ * in the form bench-report.py parses; the time is for a batch of
+ * operations so that the integer nanoseconds keep their precision.
  *
  * A timing is only printed if it is plausible: more than zero and at least
  * the clock's resolution, the smallest step time_now_ns() is seen to take.
@@ -18,6 +18,7 @@
 #include <smpalt/kernel.h>
 #include <smpalt/printk.h>
 #include <smpalt/refcount.h>
+#include <smpalt/report.h>
 #include <smpalt/smpmode.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/time.h>
@@ -66,13 +67,6 @@ static __attribute__((noinline)) void bench_refcount(void)
 	}
 }
 
-struct bench_case {
-	const char *name; /* the workload bench-report.py looks for */
-	const char *op;	  /* what one of the BENCH_OPS operations is */
-	void (*run)(void);
-	uint64_t best[2]; /* indexed by enum alt_mode */
-};
-
 static uint64_t bench_time(void (*run)(void))
 {
 	uint64_t t0 = time_now_ns(), t1;
@@ -101,83 +95,112 @@ uint64_t bench_clock_resolution(void)
 	return best;
 }
 
-bool bench_plausible(uint64_t ns, uint64_t resolution)
+/* A timing worth reporting: nonzero and not below the resolution. */
+static bool bench_plausible(uint64_t ns, uint64_t resolution)
 {
 	return resolution && ns && ns >= resolution;
 }
 
-int bench_locks(void)
+/* Both timings of a case plausible, and its figures never shown as 0. */
+static bool bench_case_plausible(const struct bench_case *c,
+				 uint64_t resolution)
 {
-	struct bench_case cases[] = {
-		{"spinlock",
-		 "lock+unlock",
-		 bench_spinlock,
-		 {UINT64_MAX, UINT64_MAX}},
-		{"atomic", "increment", bench_atomic, {UINT64_MAX, UINT64_MAX}},
-		{"refcount",
-		 "get+put",
-		 bench_refcount,
-		 {UINT64_MAX, UINT64_MAX}},
-	};
+	uint64_t smp = c->best[ALT_MODE_SMP], up = c->best[ALT_MODE_UP];
+
+	if (!bench_plausible(smp, resolution) ||
+	    !bench_plausible(up, resolution))
+		return false;
+	/* Per operation the figures divide: not below 1 ns each. */
+	return !c->per_op || (smp >= c->ops && up >= c->ops);
+}
+
+static void bench_print(const struct bench_case *c)
+{
+	uint64_t smp = c->best[ALT_MODE_SMP], up = c->best[ALT_MODE_UP];
+	uint64_t per = c->per_op && c->ops ? c->ops : 1;
+
+	/* Per operation (or batch) shown; the ratio from the batches. */
+	printk("bench: %s: SMP form %llu ns, UP form %llu ns, SMP/UP "
+	       "%llu.%02llu\n",
+	       c->name, (unsigned long long)(smp / per),
+	       (unsigned long long)(up / per), (unsigned long long)(smp / up),
+	       (unsigned long long)(smp * BENCH_HUNDRED / up % BENCH_HUNDRED));
+}
+
+int bench_forms(struct bench_case *cases, unsigned int n, unsigned int rounds,
+		uint64_t resolution)
+{
 	enum alt_mode start = smpmode_current();
-	uint64_t resolution = bench_clock_resolution();
 	unsigned int round, c;
 	int form, rc = 0;
 
 	if (!resolution) {
-		printk("Test result: ERROR bench: time_now_ns() did not "
-		       "advance in %u reads\n",
-		       BENCH_CLOCK_SPINS);
+		report_error("bench: time_now_ns() did not advance in %u reads",
+			     BENCH_CLOCK_SPINS);
 		return -EIO;
 	}
-	printk("bench: clock resolution %llu ns\n",
-	       (unsigned long long)resolution);
-
+	for (c = 0; c < n; c++) {
+		cases[c].best[ALT_MODE_SMP] = UINT64_MAX;
+		cases[c].best[ALT_MODE_UP] = UINT64_MAX;
+		cases[c].runs = 0;
+	}
 	/*
-	 * Switching is allowed because only vCPU 0 runs: main calls this
+	 * Switching is allowed because only vCPU 0 runs: the callers run
 	 * before the control loop can bring a secondary up.
 	 */
-	for (round = 0; round < BENCH_ROUNDS && !rc; round++) {
+	for (round = 0; round < rounds && !rc; round++) {
 		for (form = ALT_MODE_SMP; form <= ALT_MODE_UP && !rc; form++) {
 			rc = smpmode_switch((enum alt_mode)form, NULL);
-			for (c = 0; c < ARRAY_SIZE(cases) && !rc; c++)
+			for (c = 0; c < n && !rc; c++) {
+				uint64_t ns = bench_time(cases[c].run);
+
+				cases[c].runs++;
 				cases[c].best[form] =
-					MIN(cases[c].best[form],
-					    bench_time(cases[c].run));
+					MIN(cases[c].best[form], ns);
+			}
 		}
 	}
 	if (!rc)
 		rc = smpmode_switch(start, NULL);
 	if (rc) {
-		printk("Test result: ERROR bench: switch failed: %d\n", rc);
+		report_error("bench: switch failed: %d", rc);
 		return rc;
 	}
-	for (c = 0; c < ARRAY_SIZE(cases); c++) {
-		uint64_t smp = cases[c].best[ALT_MODE_SMP];
-		uint64_t up = cases[c].best[ALT_MODE_UP];
-
-		if (!bench_plausible(smp, resolution) ||
-		    !bench_plausible(up, resolution)) {
-			printk("Test result: ERROR bench: %s (%u x %s): "
-			       "implausible timing: SMP form %llu ns, UP form "
-			       "%llu ns, clock resolution %llu ns\n",
-			       cases[c].name, BENCH_OPS, cases[c].op,
-			       (unsigned long long)smp, (unsigned long long)up,
-			       (unsigned long long)resolution);
+	for (c = 0; c < n; c++) {
+		if (!bench_case_plausible(&cases[c], resolution)) {
+			report_error(
+				"bench: %s: implausible timing for %u "
+				"operations: SMP form %llu ns, UP form "
+				"%llu ns, clock resolution %llu ns",
+				cases[c].name, cases[c].ops,
+				(unsigned long long)cases[c].best[ALT_MODE_SMP],
+				(unsigned long long)cases[c].best[ALT_MODE_UP],
+				(unsigned long long)resolution);
 			return -ERANGE;
 		}
 	}
-	for (c = 0; c < ARRAY_SIZE(cases); c++) {
-		uint64_t smp = cases[c].best[ALT_MODE_SMP];
-		uint64_t up = cases[c].best[ALT_MODE_UP];
-
-		printk("bench: %s (%u x %s): SMP form %llu ns, UP form %llu "
-		       "ns, SMP/UP %llu.%02llu\n",
-		       cases[c].name, BENCH_OPS, cases[c].op,
-		       (unsigned long long)smp, (unsigned long long)up,
-		       (unsigned long long)(smp / up),
-		       (unsigned long long)(smp * BENCH_HUNDRED / up %
-					    BENCH_HUNDRED));
-	}
+	for (c = 0; c < n; c++)
+		bench_print(&cases[c]);
 	return 0;
+}
+
+int bench_locks(void)
+{
+	struct bench_case cases[] = {
+		{.name = "spinlock (" BENCH_XSTR(BENCH_OPS) " x lock+unlock)",
+		 .run = bench_spinlock,
+		 .ops = BENCH_OPS},
+		{.name = "atomic (" BENCH_XSTR(BENCH_OPS) " x increment)",
+		 .run = bench_atomic,
+		 .ops = BENCH_OPS},
+		{.name = "refcount (" BENCH_XSTR(BENCH_OPS) " x get+put)",
+		 .run = bench_refcount,
+		 .ops = BENCH_OPS},
+	};
+	uint64_t resolution = bench_clock_resolution();
+
+	if (resolution)
+		printk("bench: clock resolution %llu ns\n",
+		       (unsigned long long)resolution);
+	return bench_forms(cases, ARRAY_SIZE(cases), BENCH_ROUNDS, resolution);
 }

@@ -11,6 +11,7 @@
 #include <smpalt/kernel.h>
 #include <smpalt/mm.h>
 #include <smpalt/printk.h>
+#include <smpalt/report.h>
 #include <smpalt/selftest.h>
 #include <smpalt/shutdown.h>
 #include <smpalt/smpmode.h>
@@ -300,12 +301,13 @@ void __noreturn start_kernel(start_info_t *si)
 		selftest_run(&boot); /* then serve as usual: dom0 destroys us */
 	if (cmdline_get_bool("smpalt.bench")) {
 		/* Each primitive alone, then the item; vCPU 0 alone (no
-		 * secondary is up yet).  After an ERROR line nothing more
-		 * runs: the last "Test result:" line is the verdict. */
+		 * secondary is up yet).  After an error nothing more runs. */
 		if (!bench_locks())
 			work_bench();
 		vcpu_watch_publish(); /* its switches count */
 	}
+	/* One "Test result:" line for all of the above (none ran: none). */
+	report_print();
 	if (cmdline_get_bool("smpalt.crash"))
 		crash_on_purpose();
 	/* 10. vCPU 0 becomes the control thread. */

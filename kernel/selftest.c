@@ -12,6 +12,7 @@
 #include <smpalt/ksyms.h>
 #include <smpalt/mm.h>
 #include <smpalt/printk.h>
+#include <smpalt/report.h>
 #include <smpalt/smpmode.h>
 #include <smpalt/string.h>
 #include <smpalt/time.h>
@@ -213,10 +214,9 @@ int selftest_run(const struct smpmode_result *boot)
 	selftest_time_and_events(&t);
 	selftest_kernel(&t, boot);
 	if (t.failures)
-		printk("Test result: FAILURE %u of %u checks failed, first: "
-		       "%s\n",
-		       t.failures, t.checks, t.first_failure);
+		report_failure("%u of %u checks failed, first: %s", t.failures,
+			       t.checks, t.first_failure);
 	else
-		printk("Test result: SUCCESS %u checks passed\n", t.checks);
+		report_success("%u checks passed", t.checks);
 	return (int)t.failures;
 }

@@ -1,26 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * work.c - synthetic workload: demand in, items run on every online vCPU,
- * load and throughput out (see work.h).
+ * work.c - the workload's runner: demand in, items (work_item.c) spread
+ * over every online vCPU through one shared backlog, load and throughput
+ * out; the pause the counters check needs (see work.h).
  */
 #include <smpalt/work.h>
 #include <smpalt/atomic.h>
-#include <smpalt/bench.h>
 #include <smpalt/errno.h>
 #include <smpalt/kernel.h>
 #include <smpalt/printk.h>
 #include <smpalt/profile.h>
-#include <smpalt/refcount.h>
-#include <smpalt/smpmode.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/status.h>
 #include <smpalt/string.h>
 #include <smpalt/time.h>
 #include <smpalt/vcpu.h>
+#include <smpalt/work_item.h>
 #include <smpalt/xenstore.h>
 
-/* Steps of one item: each a spinlock round trip and a locked increment. */
-#define WORK_ITEM_STEPS 64
 /* Items timed at boot to learn the cost of one. */
 #define WORK_CALIBRATE_ITEMS 256
 /* One batch runs at most this long before the caller looks around. */
@@ -32,29 +29,8 @@
 #define WORK_VALUE_MAX 16
 /* Longest wait for the items in flight when a check pauses the workers. */
 #define WORK_QUIESCE_NS (2 * NSEC_PER_SEC)
-#define WORK_CHECK_KEY "control/smpalt/check"
-#define WORK_TOKEN_MAX 64
-#define WORK_REPLY_MAX 160
-/* References the items' shared object holds while no item runs. */
-#define WORK_REF_BASE 1
 /* Per-vCPU item counts, one cache line each (no false sharing). */
 #define WORK_CACHE_LINE 64
-/* Benchmark: rounds of each form, items per round (best round counts). */
-#define WORK_BENCH_ROUNDS 5
-#define WORK_BENCH_ITEMS 2000
-/* Ratios printed with two decimals. */
-#define WORK_HUNDRED 100
-
-/*
- * Shared by every vCPU: the item's critical section and counter, and the
- * reference each running item holds on a shared object.
- */
-#ifndef SMPALT_TEST_LOSTUPDATE
-static spinlock_t work_lock = SPINLOCK_INIT;
-#endif
-static uint64_t work_protected;
-static atomic64_t work_counter = ATOMIC_INIT(0);
-static refcount_t work_ref = REFCOUNT_INIT(WORK_REF_BASE);
 
 static atomic64_t work_backlog = ATOMIC_INIT(0);
 static atomic64_t work_done = ATOMIC_INIT(0);
@@ -82,62 +58,7 @@ static uint64_t work_next_tick, work_sample_start;
 static int64_t work_sample_done;
 static bool work_sample_idle_published;
 
-#ifdef SMPALT_TEST_LOSTUPDATE
-/*
- * Test build only (smpalt-lostupdate.elf): the item's lock sites in their
- * UP form whatever the mode, as if the engine had left them unpatched
- * while several vCPUs run.  Between two vCPUs a UP-form spinlock excludes
- * nothing, and worse, a failed unlocked cmpxchg writes the old value back
- * and can swallow a release, wedging the lock for good; so the protected
- * counter's read-modify-write runs bare here, with a short loop inside
- * (a few branches) so that two vCPUs overlap in it often.  The atomic
- * counter gets the UP form of its increment, the DS prefix written
- * literally: not a site, no switch ever touches it.  The counters check
- * must find lost updates in both.
- */
-#define WORK_LOSTUPDATE_WINDOW 16
-
-static void work_step(void)
-{
-	uint64_t v;
-
-	/* Load, a countdown loop, add one, store: written out so that no
-	 * compiler can shorten the window. */
-	__asm__ __volatile__("movq %[ctr],%[v]\n\t"
-			     "movl %[n],%%ecx\n"
-			     "1:\n\t"
-			     "decl %%ecx\n\t"
-			     "jnz 1b\n\t"
-			     "incq %[v]\n\t"
-			     "movq %[v],%[ctr]"
-			     : [v] "=&r"(v), [ctr] "+m"(work_protected)
-			     : [n] "i"(WORK_LOSTUPDATE_WINDOW)
-			     : "ecx", "cc");
-	__asm__ __volatile__(".byte 0x3e; incq %0"
-			     : "+m"(work_counter.counter));
-}
-#else
-static void work_step(void)
-{
-	spin_lock(&work_lock);
-	work_protected++;
-	spin_unlock(&work_lock);
-	atomic64_inc(&work_counter);
-}
-#endif
-
-static void work_item_run(void)
-{
-	unsigned int i;
-
-	refcount_get(&work_ref);
-	for (i = 0; i < WORK_ITEM_STEPS; i++)
-		work_step();
-	refcount_put(&work_ref);
-}
-
-/* Items run by this vCPU outside any batch (calibration, benchmark). */
-static void work_count_items(unsigned int n)
+void work_count_items(unsigned int n)
 {
 	atomic64_add(n, &work_done);
 	work_done_by[vcpu_id()].items += n;
@@ -194,8 +115,7 @@ bool work_run_batch(void)
 	return ran;
 }
 
-/* vCPU 0: stop every worker between two items. */
-static int work_quiesce(void)
+int work_quiesce(void)
 {
 	uint64_t deadline = time_now_ns() + WORK_QUIESCE_NS;
 
@@ -211,10 +131,22 @@ static int work_quiesce(void)
 	return 0;
 }
 
-static void work_resume(void)
+void work_resume(void)
 {
 	work_paused = false;
 	work_kick_secondaries();
+}
+
+void work_read_counts(struct work_counts *c)
+{
+	unsigned int id;
+
+	c->done = (uint64_t)atomic64_read(&work_done);
+	c->by_vcpu = 0;
+	for (id = 0; id < VCPU_MAX; id++)
+		c->by_vcpu += work_done_by[id].items;
+	c->backlog = atomic64_read(&work_backlog);
+	c->inflight = atomic_read(&work_inflight);
 }
 
 static void work_kick_secondaries(void)
@@ -295,10 +227,7 @@ void work_init(void)
 	work_item_ns = MAX((t1 - t0) / WORK_CALIBRATE_ITEMS, 1ULL);
 	printk("work: one item takes %llu ns\n",
 	       (unsigned long long)work_item_ns);
-#ifdef SMPALT_TEST_LOSTUPDATE
-	printk("work: test build: the item's lock sites stay in UP form on "
-	       "every vCPU: expect lost updates\n");
-#endif
+	work_item_announce();
 	work_sample_start = t1;
 	work_offered_until = t1;
 	work_publish(t1);
@@ -318,7 +247,7 @@ void work_read_demand(void)
 	/* control/smpalt/profile first: a changed demand below ends it. */
 	profile_ctl_read();
 	rc = xenstore_read(XS_TRANSACTION_NONE, WORK_DEMAND_KEY, value,
-		     sizeof(value));
+			   sizeof(value));
 	if (rc >= 0) {
 		demand = strtoul(value, &end, 10);
 		if (end == value || *end || demand > WORK_DEMAND_MAX) {
@@ -406,157 +335,4 @@ uint64_t work_poll(void)
 	if (!work_sample_idle_published)
 		return work_sample_start + WORK_SAMPLE_NS;
 	return 0;
-}
-
-/* ns for one round of WORK_BENCH_ITEMS, in the form the text holds now. */
-static uint64_t work_bench_round(void)
-{
-	uint64_t t0 = time_now_ns(), t1;
-	unsigned int i;
-
-	for (i = 0; i < WORK_BENCH_ITEMS; i++)
-		work_item_run();
-	t1 = time_now_ns();
-	work_count_items(WORK_BENCH_ITEMS);
-	/* A clock that went back gives 0: implausible, reported. */
-	return t1 > t0 ? t1 - t0 : 0;
-}
-
-int work_bench(void)
-{
-	enum alt_mode start = smpmode_current();
-	uint64_t best[2] = {UINT64_MAX, UINT64_MAX}, smp, up;
-	uint64_t resolution = bench_clock_resolution();
-	unsigned int round;
-	int rc = 0;
-
-	if (!resolution) {
-		printk("Test result: ERROR bench: time_now_ns() did not "
-		       "advance\n");
-		return -EIO;
-	}
-	/*
-	 * Switching is allowed because only vCPU 0 runs: the benchmark is
-	 * run before the control loop can bring a secondary up.
-	 */
-	for (round = 0; round < WORK_BENCH_ROUNDS && !rc; round++) {
-		int form;
-
-		for (form = ALT_MODE_SMP; form <= ALT_MODE_UP; form++) {
-			rc = smpmode_switch((enum alt_mode)form, NULL);
-			if (rc)
-				break;
-			best[form] = MIN(best[form], work_bench_round());
-		}
-	}
-	if (!rc)
-		rc = smpmode_switch(start, NULL);
-	if (rc) {
-		printk("Test result: ERROR bench: switch failed: %d\n", rc);
-		return rc;
-	}
-	smp = best[ALT_MODE_SMP];
-	up = best[ALT_MODE_UP];
-	/* Nor below 1 ns per item: the per-item figures divide. */
-	if (!bench_plausible(smp, resolution) ||
-	    !bench_plausible(up, resolution) || smp < WORK_BENCH_ITEMS ||
-	    up < WORK_BENCH_ITEMS) {
-		printk("Test result: ERROR bench: item: implausible timing for "
-		       "%u items: SMP form %llu ns, UP form %llu ns, clock "
-		       "resolution %llu ns\n",
-		       WORK_BENCH_ITEMS, (unsigned long long)smp,
-		       (unsigned long long)up, (unsigned long long)resolution);
-		return -ERANGE;
-	}
-	/* Per item from the whole rounds; the ratio from the rounds too. */
-	printk("bench: item (%u locked steps): SMP form %llu ns, UP form %llu "
-	       "ns, SMP/UP %llu.%02llu\n",
-	       WORK_ITEM_STEPS, (unsigned long long)(smp / WORK_BENCH_ITEMS),
-	       (unsigned long long)(up / WORK_BENCH_ITEMS),
-	       (unsigned long long)(smp / up),
-	       (unsigned long long)(smp * WORK_HUNDRED / up % WORK_HUNDRED));
-	printk("Test result: SUCCESS smp %llu ns up %llu ns per item\n",
-	       (unsigned long long)(smp / WORK_BENCH_ITEMS),
-	       (unsigned long long)(up / WORK_BENCH_ITEMS));
-	return 0;
-}
-
-struct work_total {
-	const char *which;
-	uint64_t expected, got;
-};
-
-/*
- * With no item in flight anywhere, every shared total must agree exactly;
- * returns the first that does not, or NULL.  A lock prefix in UP form while
- * two vCPUs run, or a lost update anywhere, shows here.
- */
-static const struct work_total *work_compare(struct work_total *bad)
-{
-	uint64_t items = (uint64_t)atomic64_read(&work_done);
-	uint64_t steps = items * WORK_ITEM_STEPS, by_vcpu = 0;
-	int64_t backlog = atomic64_read(&work_backlog);
-	unsigned int id, i;
-
-	for (id = 0; id < VCPU_MAX; id++)
-		by_vcpu += work_done_by[id].items;
-	{
-		const struct work_total totals[] = {
-			{"items-by-vcpu", items, by_vcpu},
-			{"locked", steps, work_protected},
-			{"atomic", steps,
-			 (uint64_t)atomic64_read(&work_counter)},
-			{"refcount", WORK_REF_BASE,
-			 (uint64_t)(int64_t)refcount_read(&work_ref)},
-			/* How far below zero, if it ever went there. */
-			{"backlog-below-zero", 0,
-			 backlog < 0 ? (uint64_t)-backlog : 0},
-		};
-
-		for (i = 0; i < ARRAY_SIZE(totals); i++) {
-			if (totals[i].expected != totals[i].got) {
-				*bad = totals[i];
-				return bad;
-			}
-		}
-	}
-	return NULL;
-}
-
-void work_handle_check(void)
-{
-	static char last[WORK_TOKEN_MAX];
-	char token[WORK_TOKEN_MAX], reply[WORK_REPLY_MAX];
-	const struct work_total *bad;
-	struct work_total total;
-	int rc;
-
-	rc = xenstore_read(XS_TRANSACTION_NONE, WORK_CHECK_KEY, token, sizeof(token));
-	if (rc <= 0 || !strcmp(token, last))
-		return; /* absent, empty, logged by the client, or answered */
-	strlcpy(last, token, sizeof(last));
-
-	rc = work_quiesce();
-	if (rc) {
-		total = (struct work_total){
-			"quiesce", 0, (uint64_t)atomic_read(&work_inflight)};
-		bad = &total;
-	} else {
-		/* The workers' batches are over: their updates are visible. */
-		smp_mb();
-		bad = work_compare(&total);
-		work_resume();
-	}
-	if (bad) {
-		snprintf(reply, sizeof(reply),
-			 "%s FAIL %s expected=%llu got=%llu", token, bad->which,
-			 (unsigned long long)bad->expected,
-			 (unsigned long long)bad->got);
-		pr_err("work: check %s\n", reply);
-	} else {
-		snprintf(reply, sizeof(reply), "%s ok items=%lld", token,
-			 (long long)atomic64_read(&work_done));
-		printk("work: check %s\n", reply);
-	}
-	xenstore_write(XS_TRANSACTION_NONE, "data/smpalt/check", reply);
 }

@@ -81,20 +81,20 @@ $(GUEST_ELF): $(GUEST_OBJS) $(GUEST_OUT)/ksyms.o $(GUEST_LDS)
 		{ echo "guest: text moved between the two links"; rm -f $@; exit 1; }
 
 # Test build, never shipped as the guest: the workload's spinlock and
-# counter stay in UP form while several vCPUs run (kernel/work.c,
+# counter stay in UP form while several vCPUs run (kernel/work_item.c,
 # SMPALT_TEST_LOSTUPDATE), so that the counters check must find lost
 # updates (tests/xen/lost-update.sh).  Every other object is the guest's
-# own; its work.o and symbol table are its own.  scripts/mkinitramfs.sh
+# own; its work_item.o and symbol table are its own.  scripts/mkinitramfs.sh
 # ships it as /opt/smpalt/smpalt-lostupdate.elf when it lies beside the
 # guest kernel.
 GUEST_LU_ELF := $(BUILD)/smpalt-lostupdate.elf
 GUEST_LU_OUT := $(GUEST_OUT)/lostupdate
-GUEST_LU_OBJS := $(filter-out $(GUEST_OUT)/kernel/work.o,$(GUEST_OBJS)) \
-	$(GUEST_LU_OUT)/work.o
+GUEST_LU_OBJS := $(filter-out $(GUEST_OUT)/kernel/work_item.o,$(GUEST_OBJS)) \
+	$(GUEST_LU_OUT)/work_item.o
 
 all: $(GUEST_LU_ELF)
 
-$(GUEST_LU_OUT)/work.o: kernel/work.c mk/guest.mk | $(GUEST_SYSINC)/xen
+$(GUEST_LU_OUT)/work_item.o: kernel/work_item.c mk/guest.mk | $(GUEST_SYSINC)/xen
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) -DSMPALT_TEST_LOSTUPDATE \
 		-c $< -o $@
@@ -112,7 +112,7 @@ $(GUEST_LU_ELF): $(GUEST_LU_OBJS) $(GUEST_LU_OUT)/ksyms.o $(GUEST_LDS)
 	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -o $@ $(GUEST_LU_OBJS) \
 		$(GUEST_LU_OUT)/ksyms.o
 
--include $(GUEST_LU_OUT)/work.d
+-include $(GUEST_LU_OUT)/work_item.d
 
 GUEST_READNOTES := $(firstword $(wildcard $(CACHE)/xen/usr/lib/xen-*/bin/readnotes))
 guest-notes: $(GUEST_ELF)

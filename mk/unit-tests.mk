@@ -17,6 +17,7 @@
 #   hotplug_test    the vCPU hotplug planner (kernel/hotplug.c)
 #   profile_test    the workload profiles' parser and evaluator
 #                   (kernel/profile.c)
+#   report_test     the guest's result line (lib/report.c)
 
 ENG_DIR      := $(TOP)/tests/unit
 ENG_HOST_LD  := $(ENG_DIR)/host.ld
@@ -42,7 +43,13 @@ $(call host_test,hotplug_test)
 TEST_SRCS_profile_test := tests/unit/profile_test.c kernel/profile.c
 $(call host_test,profile_test)
 
-UNIT_TESTS := alt_test xenstore_test hotplug_test profile_test
+# The test includes lib/report.c itself (each test starts from a fresh
+# reporter) and is its console: it defines the printk() the reporter calls.
+TEST_SRCS_report_test := tests/unit/report_test.c
+$(call host_test,report_test)
+$(TEST_OUT)/report_test $(TEST_OUT)/report_test-san: lib/report.c
+
+UNIT_TESTS := alt_test xenstore_test hotplug_test profile_test report_test
 $(call host_test_group,test-unit,$(UNIT_TESTS))
 $(call host_test_group,test-profile,profile_test)
 

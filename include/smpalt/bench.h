@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bench.h - in-guest throughput of each lock-heavy primitive (spinlock,
- * atomic increment, refcount get/put) in the SMP and the UP form of the
- * text, on one vCPU.
+ * bench.h - in-guest benchmarks of the two forms of the text, on one vCPU:
+ * any function timed in the SMP and in the UP form (bench_forms()), and
+ * with it each lock-heavy primitive (spinlock, atomic increment, refcount
+ * get/put).
  */
 #ifndef SMPALT_BENCH_H
 #define SMPALT_BENCH_H
@@ -10,13 +11,46 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <smpalt/alt_core.h>
+
+/* Stringify a number for a constant case name: "spinlock (10000 x ...)". */
+#define BENCH_STR(x) #x
+#define BENCH_XSTR(x) BENCH_STR(x)
+
+/* One function timed in both forms of the text. */
+struct bench_case {
+	const char *name;  /* as the "bench: <name>:" line shows it */
+	void (*run)(void); /* one timed batch of ops operations */
+	unsigned int ops;  /* operations in one batch (at least 1) */
+	bool per_op;	   /* the line shows ns per operation, not per batch */
+	/* Out: the fastest batch in each form, ns (indexed by alt_mode). */
+	uint64_t best[ALT_MODE_UP + 1];
+	unsigned int runs; /* out: batches run, whatever the outcome */
+};
+
 /*
- * Time each primitive in both forms (best of several alternating rounds)
- * and print one "bench: <name>: SMP form N ns, UP form M ns" line each;
- * leaves the text in the form it found.  Only while vCPU 0 runs alone
- * (it switches the text).  0, or -errno after a "Test result: ERROR"
- * line: a switch failed, the clock stood still, or a timing was
- * implausible (bench_plausible()).
+ * Time each case in both forms: rounds alternating rounds (SMP form, then
+ * UP form, each case once in each), the fastest batch of each kept, then
+ * the text back in the form it was found.  Then one line per case:
+ *
+ *   bench: <name>: SMP form <s> ns, UP form <u> ns, SMP/UP <x.yy>
+ *
+ * (s and u per operation when per_op, else per batch; the ratio from the
+ * batches).  resolution: bench_clock_resolution().  Only while vCPU 0
+ * runs alone (it switches the text).  0, or -errno after reporting ERROR
+ * (report.h) and printing no line: the clock stood still (resolution 0),
+ * a switch failed, or a timing was implausible: zero, below the clock's
+ * resolution (a busy host stretches a timing, never shrinks it below
+ * that), or below 1 ns per operation when per_op (no figure shows as 0).
+ */
+int bench_forms(struct bench_case *cases, unsigned int n, unsigned int rounds,
+		uint64_t resolution);
+
+/*
+ * Time each primitive in both forms (bench_forms(), best of several
+ * rounds) after a "bench: clock resolution <r> ns" line; leaves the text
+ * in the form it found.  Only while vCPU 0 runs alone.  0, or -errno after
+ * reporting ERROR.
  */
 int bench_locks(void);
 
@@ -25,8 +59,5 @@ int bench_locks(void);
  * over many steps; 0 if it stood still or went back.
  */
 uint64_t bench_clock_resolution(void);
-
-/* A timing worth reporting: nonzero and not below the resolution. */
-bool bench_plausible(uint64_t ns, uint64_t resolution);
 
 #endif /* SMPALT_BENCH_H */

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * work.h - the guest's synthetic workload and its measurement.
+ * work.h - the guest's synthetic workload and its measurement.  Its rooms:
+ * the item and its lock sites (work_item.c, work_item.h), the runner that
+ * turns the demand into items on every online vCPU (work.c), the counters
+ * check (work_check.c) and the item's benchmark (work_bench.c).
  *
  * dom0 sets the demand in control/smpalt/demand, in percent of one vCPU
  * (250 = work for 2.5 vCPUs; 0 or absent = idle).  vCPU 0 turns it into
@@ -51,21 +54,23 @@ uint64_t work_poll(void);
 bool work_run_batch(void);
 
 /*
- * In-guest benchmark (smpalt.bench=1): the cost of one item in the SMP and
- * in the UP form of the text, measured alternately on vCPU 0 while it runs
- * alone; prints both and one "Test result:" line.  Leaves the text in the
- * form it found.  Returns 0, or -errno after a "Test result: ERROR" line:
- * a switch failed, the clock stood still, or a timing was implausible
- * (zero, below the clock's resolution or below 1 ns per item).
+ * work_bench.c.  In-guest benchmark (smpalt.bench=1): the cost of one item in
+ * the SMP and in the UP form of the text, measured alternately on vCPU 0 while
+ * it runs alone; prints both and reports SUCCESS "smp <ns> up <ns> per item"
+ * (report.h).  Leaves the text in the form it found.  Returns 0, or
+ * -errno after reporting ERROR: a switch failed, the clock stood still, or
+ * a timing was implausible (zero, below the clock's resolution or below
+ * 1 ns per item).
  */
 int work_bench(void);
 
 /*
- * Counters check (vCPU 0): when control/smpalt/check holds a new token,
- * pause the workers until no item is in flight (the demand stays), compare
- * the totals exactly and answer in data/smpalt/check "<token> ok
- * items=<n>" or "<token> FAIL <which> expected=<x> got=<y>", with a
- * console line; then resume.  Totals: the per-vCPU item counts sum to the
+ * work_check.c.  Counters check (vCPU 0): when control/smpalt/check holds
+ * a new token, pause the workers until no item is in flight (the demand
+ * stays), compare the totals exactly and answer in data/smpalt/check
+ * "<token> ok items=<n>" (n: the items done the totals were compared
+ * against) or "<token> FAIL <which> expected=<x> got=<y>", with a console
+ * line; then resume.  Totals: the per-vCPU item counts sum to the
  * items done ("items-by-vcpu"); the spinlock-protected ("locked") and the
  * atomic ("atomic") counters equal items done x steps; the shared
  * refcount is back at its base ("refcount"); the backlog never went below
@@ -75,5 +80,31 @@ void work_handle_check(void);
 
 /* Items waiting (racy hint, for the idle check). */
 bool work_pending(void);
+
+/* work.c, the runner's side of the counters check and the benchmark. */
+
+/* What the runner counted, as read now. */
+struct work_counts {
+	uint64_t done;	  /* items done, the shared count */
+	uint64_t by_vcpu; /* the sum of the per-vCPU counts */
+	int64_t backlog;  /* items waiting; below zero only by a bug */
+	int inflight;	  /* items running now */
+};
+
+/*
+ * vCPU 0: count n items this vCPU ran outside any batch (calibration,
+ * benchmark), so that the counters check adds up.
+ */
+void work_count_items(unsigned int n);
+
+/*
+ * vCPU 0: stop every worker between two items and wait until none is in
+ * flight: 0, or -ETIMEDOUT (the workers run on).  Then the counts and the
+ * item totals stand still until work_resume().
+ */
+int work_quiesce(void);
+void work_resume(void);
+
+void work_read_counts(struct work_counts *c);
 
 #endif /* SMPALT_WORK_H */
