@@ -3,7 +3,6 @@
  * string.c - the C library pieces a freestanding kernel needs.
  */
 #include <smpalt/string.h>
-#include <smpalt/errno.h>
 
 #include <stdint.h>
 
@@ -178,38 +177,4 @@ long strtol(const char *s, char **end, int base)
 	if (*s == '-')
 		return -(long)strtoul(s + 1, end, base);
 	return (long)strtoul(s, end, base);
-}
-
-const char *errno_name(int err)
-{
-	static const struct {
-		int err;
-		const char *name;
-	} names[] = {
-		{EPERM, "EPERM"},
-		{ENOENT, "ENOENT"},
-		{EIO, "EIO"},
-		{E2BIG, "E2BIG"},
-		{EAGAIN, "EAGAIN"},
-		{ENOMEM, "ENOMEM"},
-		{EACCES, "EACCES"},
-		{EFAULT, "EFAULT"},
-		{EBUSY, "EBUSY"},
-		{EEXIST, "EEXIST"},
-		{ENODEV, "ENODEV"},
-		{EINVAL, "EINVAL"},
-		{ENOSPC, "ENOSPC"},
-		{EROFS, "EROFS"},
-		{ERANGE, "ERANGE"},
-		{ENOSYS, "ENOSYS"},
-		{ETIMEDOUT, "ETIMEDOUT"},
-	};
-	size_t i;
-
-	if (err < 0)
-		err = -err;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	return "E?";
 }

@@ -14,11 +14,11 @@ GUEST_SYSINC := $(GUEST_OUT)/sysinc
 XEN_PUBLIC_INCLUDE ?= /usr/include/xen
 
 GUEST_C_SRCS := \
-	lib/printk.c lib/vsnprintf.c lib/string.c lib/cmdline.c \
-	lib/page_alloc.c lib/ksyms.c \
+	lib/printk.c lib/vsnprintf.c lib/string.c lib/errno.c lib/panic.c \
+	lib/cmdline.c lib/page_alloc.c lib/ksyms.c \
 	arch-xen/hypervisor.c arch-xen/vcpu.c arch-xen/mm.c \
 	arch-xen/traps.c arch-xen/time.c arch-xen/smp.c \
-	arch-xen/alt_core.c arch-xen/alt_insn.c \
+	arch-xen/alt_core.c arch-xen/alt_insn.c arch-xen/text.c \
 	drivers/console.c drivers/evtchn.c drivers/shutdown.c \
 	drivers/xenstore.c drivers/xenstore_platform.c \
 	kernel/main.c kernel/hotplug.c kernel/vcpu_watch.c kernel/smpmode.c \

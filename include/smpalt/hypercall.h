@@ -28,7 +28,12 @@
 
 #ifndef __ASSEMBLY__
 
-#include <smpalt/hypervisor.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xen/event_channel.h>
+#include <xen/sched.h>
+#include <xen/vcpu.h>
 
 extern char hypercall_page[PAGE_SIZE];
 
@@ -117,6 +122,11 @@ static inline long hyp_xen_version(int cmd, void *arg)
 static inline long hyp_vcpu_op(int cmd, unsigned int vcpu, void *arg)
 {
 	return hyp_call3(__HYPERVISOR_vcpu_op, cmd, vcpu, arg);
+}
+
+static inline long hyp_console_io(int cmd, unsigned int count, const char *str)
+{
+	return hyp_call3(__HYPERVISOR_console_io, cmd, count, str);
 }
 
 static inline long hyp_set_segment_base(unsigned int which, unsigned long base)
