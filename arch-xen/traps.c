@@ -169,7 +169,8 @@ static void trap_print_address(uintptr_t addr, const char *note)
 		       note);
 }
 
-void trap_print_backtrace(uintptr_t rbp)
+/* The backtrace from a frame pointer, within this vCPU's stack. */
+static void trap_print_backtrace(uintptr_t rbp)
 {
 	const struct vcpu_local *self = vcpu_self();
 	int depth;

@@ -82,11 +82,6 @@ void vcpu_events_restore(unsigned long was_masked)
 		vcpu_events_unmask();
 }
 
-bool vcpu_events_masked(void)
-{
-	return vcpu_info_self()->evtchn_upcall_mask != 0;
-}
-
 void vcpu_block(void)
 {
 	/*

@@ -37,7 +37,9 @@ static bool evtchn_valid(evtchn_port_t port)
 	return port < EVTCHN_2L_NR_CHANNELS;
 }
 
-int evtchn_bind_virq(uint32_t virq, unsigned int vcpu, evtchn_port_t *port)
+/* Bind a VIRQ on a vCPU; *port gets the new port (masked). */
+static int evtchn_bind_virq(uint32_t virq, unsigned int vcpu,
+			    evtchn_port_t *port)
 {
 	struct evtchn_bind_virq bind = {.virq = virq, .vcpu = vcpu};
 	long rc = hyp_event_channel_op(EVTCHNOP_bind_virq, &bind);
@@ -98,7 +100,8 @@ bool evtchn_clear_pending(evtchn_port_t port)
 	return xen_test_and_clear_bit(port, hyp_shared_info->evtchn_pending);
 }
 
-bool evtchn_test_and_clear_latched(evtchn_port_t port)
+/* Consume the port's latch: true if it fired since the last call. */
+static bool evtchn_test_and_clear_latched(evtchn_port_t port)
 {
 	if (!evtchn_valid(port) || !evtchn_latched[port])
 		return false;

@@ -100,18 +100,6 @@ char *strchr(const char *s, int c)
 	}
 }
 
-char *strrchr(const char *s, int c)
-{
-	const char *last = NULL;
-
-	for (;; s++) {
-		if (*s == (char)c)
-			last = s;
-		if (!*s)
-			return (char *)last;
-	}
-}
-
 size_t strlcpy(char *dst, const char *src, size_t size)
 {
 	size_t len = strlen(src);
@@ -123,15 +111,6 @@ size_t strlcpy(char *dst, const char *src, size_t size)
 		dst[n] = '\0';
 	}
 	return len;
-}
-
-size_t strlcat(char *dst, const char *src, size_t size)
-{
-	size_t dlen = strnlen(dst, size);
-
-	if (dlen == size)
-		return size + strlen(src);
-	return dlen + strlcpy(dst + dlen, src, size - dlen);
 }
 
 static int digit_value(char c)

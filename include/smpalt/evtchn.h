@@ -25,9 +25,6 @@ void evtchn_init(void);
 /* Bind VIRQ_TIMER for the running vCPU (vcpu_self()->timer_port). */
 int evtchn_init_vcpu(void);
 
-/* Bind a VIRQ on a vCPU; *port gets the new port (masked). */
-int evtchn_bind_virq(uint32_t virq, unsigned int vcpu, evtchn_port_t *port);
-
 /* Mark a port as delivered to vCPU vcpu (for ports bound elsewhere). */
 void evtchn_set_vcpu(evtchn_port_t port, unsigned int vcpu);
 
@@ -36,9 +33,6 @@ void evtchn_mask(evtchn_port_t port);
 void evtchn_unmask(evtchn_port_t port);
 /* Clear the port's pending bit; true if it was pending. */
 bool evtchn_clear_pending(evtchn_port_t port);
-
-/* Consume the port's latch: true if it fired since the last call. */
-bool evtchn_test_and_clear_latched(evtchn_port_t port);
 
 /*
  * Block the running vCPU until the port fires (latched) or Xen system time

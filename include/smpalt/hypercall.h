@@ -109,11 +109,6 @@ static inline long hyp_update_va_mapping(unsigned long va, uint64_t pte,
 	return hyp_call3(__HYPERVISOR_update_va_mapping, va, pte, flags);
 }
 
-static inline long hyp_set_timer_op(uint64_t timeout_abs_ns)
-{
-	return hyp_call1(__HYPERVISOR_set_timer_op, timeout_abs_ns);
-}
-
 static inline long hyp_xen_version(int cmd, void *arg)
 {
 	return hyp_call2(__HYPERVISOR_xen_version, cmd, arg);
@@ -150,12 +145,6 @@ static inline long hyp_event_channel_op(int cmd, void *arg)
 }
 
 /* Convenience forms of the scheduler operations. */
-
-/* Give the physical CPU away; returns at once if nothing else runs. */
-static inline long hyp_sched_yield(void)
-{
-	return hyp_sched_op(SCHEDOP_yield, NULL);
-}
 
 /*
  * Sleep until an event is pending.  Xen unmasks event delivery for this

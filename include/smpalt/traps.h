@@ -51,8 +51,5 @@ void trap_handle(struct trap_regs *regs);
 void trap_upcall(struct trap_regs *regs);
 void trap_failsafe(void);
 
-/* Dump the caller's registers-free backtrace, from its frame pointer. */
-void trap_print_backtrace(uintptr_t rbp);
-
 #endif /* __ASSEMBLY__ */
 #endif /* SMPALT_TRAPS_H */

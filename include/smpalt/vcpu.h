@@ -85,7 +85,6 @@ static inline struct vcpu_info *vcpu_info_self(void)
 unsigned long vcpu_events_mask(void);
 void vcpu_events_restore(unsigned long was_masked);
 void vcpu_events_unmask(void);
-bool vcpu_events_masked(void);
 
 /*
  * Sleep until an event arrives.  Call with events masked after finding
