@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include <smpalt/alt_core.h>
-#include <smpalt/alt_errno.h>
+#include <smpalt/errno.h>
 #include <smpalt/alt_insn.h>
 
 /* A site is at most this long: site_len is a byte in the record. */
@@ -122,7 +122,7 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		uintptr_t a = alt_rel_addr(&t->locks[i]);
 
 		if (!alt_in_text(t, a, 1))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_LOCK, i, a,
+			return alt_fail(rep, -EINVAL, ALT_SITE_LOCK, i, a,
 					"lock site outside the text");
 	}
 	for (i = 0; i < ns; i++) {
@@ -130,28 +130,27 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		uintptr_t a = alt_site_addr(s);
 
 		if (s->site_len == 0)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i, a,
 					"empty alternative_smp site");
 		if (!alt_in_text(t, a, s->site_len))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i, a,
 					"alternative_smp site outside the "
 					"text");
 		if (s->repl_len > s->site_len)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i, a,
 					"replacement longer than its site");
 		if (alt_repl_in_text(t, alt_repl_addr(s), s->repl_len))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i, a,
 					"replacement inside the text");
 		why = alt_check_insns((const uint8_t *)alt_repl_addr(s),
 				      s->repl_len, true);
 		if (why)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
-					why);
+			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i, a, why);
 		for (j = 0; j < nl; j++)
 			if (alt_overlap(a, s->site_len,
 					alt_rel_addr(&t->locks[j]), 1))
-				return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP,
-						i, a,
+				return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i,
+						a,
 						"lock prefix recorded both in "
 						".smp_locks and in an "
 						"alternative_smp site");
@@ -160,7 +159,7 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 					alt_site_addr(&t->smp[j]),
 					t->smp[j].site_len))
 				return alt_fail(
-					rep, -ALT_EINVAL, ALT_SITE_SMP, i, a,
+					rep, -EINVAL, ALT_SITE_SMP, i, a,
 					"alternative_smp sites overlap");
 	}
 	for (i = 0; i < nf; i++) {
@@ -168,44 +167,43 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		uintptr_t a = alt_site_addr(f);
 
 		if (f->site_len == 0)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
-					a, "empty feature site");
+			return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					"empty feature site");
 		if (!alt_in_text(t, a, f->site_len))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
-					a, "feature site outside the text");
+			return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					"feature site outside the text");
 		if (f->repl_len > f->site_len)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
-					a, "replacement longer than its site");
+			return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					"replacement longer than its site");
 		if (alt_repl_in_text(t, alt_repl_addr(f), f->repl_len))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
-					a, "replacement inside the text");
+			return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					"replacement inside the text");
 		why = alt_check_insns((const uint8_t *)alt_repl_addr(f),
 				      f->repl_len, true);
 		if (why)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
-					a, why);
+			return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					why);
 		for (j = 0; j < nl; j++)
 			if (alt_overlap(a, f->site_len,
 					alt_rel_addr(&t->locks[j]), 1))
-				return alt_fail(rep, -ALT_EINVAL,
-						ALT_SITE_FEATURE, i, a,
+				return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE,
+						i, a,
 						"feature site overlaps a lock "
 						"site");
 		for (j = 0; j < ns; j++)
 			if (alt_overlap(a, f->site_len,
 					alt_site_addr(&t->smp[j]),
 					t->smp[j].site_len))
-				return alt_fail(rep, -ALT_EINVAL,
-						ALT_SITE_FEATURE, i, a,
+				return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE,
+						i, a,
 						"feature site overlaps an "
 						"alternative_smp site");
 		for (j = i + 1; j < nf; j++)
 			if (alt_overlap(a, f->site_len,
 					alt_site_addr(&t->feat[j]),
 					t->feat[j].site_len))
-				return alt_fail(rep, -ALT_EINVAL,
-						ALT_SITE_FEATURE, i, a,
-						"feature sites overlap");
+				return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE,
+						i, a, "feature sites overlap");
 	}
 	return 0;
 }
@@ -219,14 +217,14 @@ int alt_init(struct alt_engine *e, const struct alt_tables *t,
 	if (!e || !t || !ops || !ops->write || t->text_start > t->text_end ||
 	    t->locks_end < t->locks || t->smp_end < t->smp ||
 	    t->feat_end < t->feat || (!save && save_len))
-		return alt_fail(rep, -ALT_EINVAL, ALT_SITE_NONE, 0, 0,
+		return alt_fail(rep, -EINVAL, ALT_SITE_NONE, 0, 0,
 				"bad arguments");
 	*e = (struct alt_engine){0};
 	err = alt_check_records(t, rep);
 	if (err)
 		return err;
 	if (save && save_len < alt_save_size(t))
-		return alt_fail(rep, -ALT_ENOSPC, ALT_SITE_NONE, 0, 0,
+		return alt_fail(rep, -ENOSPC, ALT_SITE_NONE, 0, 0,
 				"save buffer smaller than alt_save_size()");
 	e->t = *t;
 	e->ops = *ops;
@@ -260,10 +258,10 @@ static int alt_verify(const struct alt_engine *e, enum alt_mode from,
 		uintptr_t a = alt_rel_addr(&t->locks[i]);
 
 		if (!alt_in_text(t, a, 1))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_LOCK, i, a,
+			return alt_fail(rep, -EINVAL, ALT_SITE_LOCK, i, a,
 					"lock site outside the text");
 		if (*(const uint8_t *)a != want)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_LOCK, i, a,
+			return alt_fail(rep, -EINVAL, ALT_SITE_LOCK, i, a,
 					from == ALT_MODE_SMP
 						? "lock site does not hold "
 						  "0xf0"
@@ -276,7 +274,7 @@ static int alt_verify(const struct alt_engine *e, enum alt_mode from,
 		const char *why = NULL;
 
 		if (!alt_in_text(t, (uintptr_t)site, s->site_len))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i,
+			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i,
 					(uintptr_t)site,
 					"alternative_smp site outside the "
 					"text");
@@ -292,7 +290,7 @@ static int alt_verify(const struct alt_engine *e, enum alt_mode from,
 			why = alt_check_insns(site, s->site_len, false);
 		}
 		if (why)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_SMP, i,
+			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i,
 					(uintptr_t)site, why);
 		off += s->site_len;
 	}
@@ -353,13 +351,13 @@ static int alt_do_switch(struct alt_engine *e, enum alt_mode to,
 	int err;
 
 	if (e->forgotten)
-		return alt_fail(rep, -ALT_ESTALE, ALT_SITE_NONE, 0, 0,
+		return alt_fail(rep, -ESTALE, ALT_SITE_NONE, 0, 0,
 				"tables were dropped by alt_apply_up_once()");
 	if (to == from)
 		return alt_ok(rep);
 	if (to == ALT_MODE_UP && keep_smp_bytes && !e->saved &&
 	    e->save_len < alt_save_size(t))
-		return alt_fail(rep, -ALT_ENOSPC, ALT_SITE_NONE, 0, 0,
+		return alt_fail(rep, -ENOSPC, ALT_SITE_NONE, 0, 0,
 				"no save buffer for the SMP bytes");
 	err = alt_verify(e, from, rep);
 	if (err)
@@ -413,7 +411,7 @@ static int alt_do_switch(struct alt_engine *e, enum alt_mode to,
 int alt_switch(struct alt_engine *e, enum alt_mode to, struct alt_report *rep)
 {
 	if (!e || (to != ALT_MODE_SMP && to != ALT_MODE_UP))
-		return alt_fail(rep, -ALT_EINVAL, ALT_SITE_NONE, 0, 0,
+		return alt_fail(rep, -EINVAL, ALT_SITE_NONE, 0, 0,
 				"bad arguments");
 	return alt_do_switch(e, to, true, rep);
 }
@@ -426,7 +424,7 @@ int alt_apply_up_once(struct alt_engine *e, size_t *freeable,
 	int err;
 
 	if (!e || !freeable)
-		return alt_fail(rep, -ALT_EINVAL, ALT_SITE_NONE, 0, 0,
+		return alt_fail(rep, -EINVAL, ALT_SITE_NONE, 0, 0,
 				"bad arguments");
 	err = alt_do_switch(e, ALT_MODE_UP, false, rep);
 	if (err)
@@ -457,10 +455,10 @@ int alt_apply_features(struct alt_engine *e,
 	int err;
 
 	if (!e || !has_feature)
-		return alt_fail(rep, -ALT_EINVAL, ALT_SITE_NONE, 0, 0,
+		return alt_fail(rep, -EINVAL, ALT_SITE_NONE, 0, 0,
 				"bad arguments");
 	if (e->features_done)
-		return alt_fail(rep, -ALT_EALREADY, ALT_SITE_NONE, 0, 0,
+		return alt_fail(rep, -EALREADY, ALT_SITE_NONE, 0, 0,
 				"feature alternatives already applied");
 	t = &e->t;
 	/* Pass 1: every site to be patched is in the text and decodes. */
@@ -471,12 +469,12 @@ int alt_apply_features(struct alt_engine *e,
 		if (!has_feature(ctx, f->feature))
 			continue;
 		if (!alt_in_text(t, a, f->site_len))
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
-					a, "feature site outside the text");
+			return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					"feature site outside the text");
 		why = alt_check_insns((const uint8_t *)a, f->site_len, false);
 		if (why)
-			return alt_fail(rep, -ALT_EINVAL, ALT_SITE_FEATURE, i,
-					a, why);
+			return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					why);
 	}
 	/* Pass 2: write. */
 	for (i = 0; i < alt_feature_count(t); i++) {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include <smpalt/alt_insn.h>
-#include <smpalt/alt_errno.h>
+#include <smpalt/errno.h>
 
 /* Legacy prefixes (64-bit mode). */
 #define PFX_OPSIZE 0x66
@@ -233,14 +233,14 @@ static bool alt_group_valid(uint8_t op, uint8_t modrm)
 	}
 }
 
-/* Bytes of ModRM + SIB + displacement at p; -ALT_EINVAL if past max. */
+/* Bytes of ModRM + SIB + displacement at p; -EINVAL if past max. */
 static int modrm_len(const uint8_t *p, size_t max, bool *rip)
 {
 	uint8_t m, mod, rm;
 	int len = 1;
 
 	if (max < 1)
-		return -ALT_EINVAL;
+		return -EINVAL;
 	m = p[0];
 	mod = MODRM_MOD(m);
 	rm = MODRM_RM(m);
@@ -249,7 +249,7 @@ static int modrm_len(const uint8_t *p, size_t max, bool *rip)
 		return len;
 	if (rm == RM_SIB) {
 		if (max < 2)
-			return -ALT_EINVAL;
+			return -EINVAL;
 		len++;
 		if (mod == MOD_MEM_NODISP && SIB_BASE(p[1]) == SIB_BASE_NONE)
 			len += DISP32;
@@ -302,18 +302,18 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 	}
 	out->nprefix = (uint8_t)i;
 	if (i >= max)
-		return -ALT_EINVAL;
+		return -EINVAL;
 	op = p[i++];
 	out->map = MAP_ONE;
 	if (op == OP_ESCAPE) {
 		if (i >= max)
-			return -ALT_EINVAL;
+			return -EINVAL;
 		op = p[i++];
 		out->map = MAP_TWO;
 		if (op == OP_ESCAPE_38 || op == OP_ESCAPE_3A) {
 			f = op == OP_ESCAPE_38 ? F_MODRM : F_MODRM | F_IMM8;
 			if (i >= max)
-				return -ALT_EINVAL;
+				return -EINVAL;
 			op = p[i++];
 			out->map = MAP_THREE;
 		} else {
@@ -327,7 +327,7 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 	}
 	out->opcode = op;
 	if (f & F_BAD)
-		return -ALT_EINVAL;
+		return -EINVAL;
 	if (f & F_MODRM) {
 		bool rip = false;
 		int n = 1;
@@ -336,14 +336,14 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 		if (!(f & F_MODRM_REG))
 			n = modrm_len(p + i, max - i, &rip);
 		else if (i >= max)
-			n = -ALT_EINVAL;
+			n = -EINVAL;
 		if (n < 0)
 			return n;
 		/* test r/m,imm (/0, /1): imm8 for 0xf6, immz for 0xf7 */
 		if ((f & F_GRP3) && MODRM_REG(p[i]) <= 1)
 			f |= op == GRP3_BYTE ? F_IMM8 : F_IMMZ;
 		if (out->map == MAP_ONE && !alt_group_valid(op, p[i]))
-			return -ALT_EINVAL;
+			return -EINVAL;
 		/*
 		 * c7 f8: xbegin rel32 (rel16 under 0x66), a relative branch
 		 * to the abort path.
@@ -375,7 +375,7 @@ int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out)
 	out->rel_branch = (f & F_REL) != 0;
 	i += imm;
 	if (i > max || i > ALT_INSN_MAX_LEN)
-		return -ALT_EINVAL;
+		return -EINVAL;
 	out->len = (uint8_t)i;
 	return (int)i;
 }

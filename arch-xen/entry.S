@@ -119,7 +119,7 @@ hyp_event_callback:
 	pushq	$TRAP_VECTOR_UPCALL
 	SAVE_REGS
 	movq	%rsp, %rdi
-	call	evtchn_do_upcall
+	call	trap_upcall
 	RESTORE_REGS
 	XEN_IRET
 	.size hyp_event_callback, . - hyp_event_callback

@@ -1,9 +1,108 @@
 // SPDX-License-Identifier: MIT
 /*
- * hypervisor.c - what Xen handed us at boot.
+ * hypervisor.c - what Xen handed us at boot, and what the guest asks of
+ * Xen itself: the emergency console before the PV console is up, and the
+ * shutdown.
  */
 #include <smpalt/hypervisor.h>
+#include <smpalt/errno.h>
+#include <smpalt/hypercall.h>
+#include <smpalt/printk.h>
+#include <smpalt/string.h>
+
+#include <xen/errno.h>
+
+/* start_info magic for a 64-bit PV guest starts with this. */
+#define HYP_MAGIC_PREFIX "xen-3.0-x86_64"
 
 start_info_t *hyp_start_info;
 shared_info_t *hyp_shared_info;
 unsigned int hyp_version_major, hyp_version_minor;
+
+/* A hypercall's -errno passes up unchanged: Xen's numbers are ours. */
+#define HYP_SAME_ERRNO(e) _Static_assert(e == XEN_##e, "errno " #e)
+HYP_SAME_ERRNO(EPERM);
+HYP_SAME_ERRNO(ENOENT);
+HYP_SAME_ERRNO(ESRCH);
+HYP_SAME_ERRNO(EIO);
+HYP_SAME_ERRNO(ENXIO);
+HYP_SAME_ERRNO(E2BIG);
+HYP_SAME_ERRNO(ENOEXEC);
+HYP_SAME_ERRNO(EBADF);
+HYP_SAME_ERRNO(ECHILD);
+HYP_SAME_ERRNO(EAGAIN);
+HYP_SAME_ERRNO(ENOMEM);
+HYP_SAME_ERRNO(EACCES);
+HYP_SAME_ERRNO(EFAULT);
+HYP_SAME_ERRNO(EBUSY);
+HYP_SAME_ERRNO(EEXIST);
+HYP_SAME_ERRNO(EXDEV);
+HYP_SAME_ERRNO(ENODEV);
+HYP_SAME_ERRNO(ENOTDIR);
+HYP_SAME_ERRNO(EISDIR);
+HYP_SAME_ERRNO(EINVAL);
+HYP_SAME_ERRNO(ENFILE);
+HYP_SAME_ERRNO(EMFILE);
+HYP_SAME_ERRNO(ENOSPC);
+HYP_SAME_ERRNO(EROFS);
+HYP_SAME_ERRNO(EMLINK);
+HYP_SAME_ERRNO(EDOM);
+HYP_SAME_ERRNO(ERANGE);
+HYP_SAME_ERRNO(EDEADLK);
+HYP_SAME_ERRNO(ENAMETOOLONG);
+HYP_SAME_ERRNO(ENOLCK);
+HYP_SAME_ERRNO(ENOSYS);
+HYP_SAME_ERRNO(ENOTEMPTY);
+HYP_SAME_ERRNO(ENODATA);
+HYP_SAME_ERRNO(ETIME);
+HYP_SAME_ERRNO(EBADMSG);
+HYP_SAME_ERRNO(EOVERFLOW);
+HYP_SAME_ERRNO(EILSEQ);
+HYP_SAME_ERRNO(ENOTSOCK);
+HYP_SAME_ERRNO(EMSGSIZE);
+HYP_SAME_ERRNO(EOPNOTSUPP);
+HYP_SAME_ERRNO(EADDRINUSE);
+HYP_SAME_ERRNO(EADDRNOTAVAIL);
+HYP_SAME_ERRNO(ENOBUFS);
+HYP_SAME_ERRNO(EISCONN);
+HYP_SAME_ERRNO(ENOTCONN);
+HYP_SAME_ERRNO(ETIMEDOUT);
+HYP_SAME_ERRNO(ECONNREFUSED);
+
+/*
+ * Until the PV console is up: Xen's console_io.  A domU's writes land in
+ * Xen's own log only on a debug hypervisor (with guest_loglvl=all); a
+ * release build refuses them (-EPERM), and then the line is lost, as it
+ * would be without any sink.
+ */
+static void hyp_early_console_write(const char *s, size_t n)
+{
+	hyp_console_io(CONSOLEIO_write, (unsigned int)n, s);
+}
+
+static const struct printk_sink hyp_early_console = {
+	.write = hyp_early_console_write,
+};
+
+int hyp_boot_init(start_info_t *si)
+{
+	if (strncmp(si->magic, HYP_MAGIC_PREFIX, strlen(HYP_MAGIC_PREFIX)))
+		return -EINVAL;
+	hyp_start_info = si;
+	printk_set_sink(&hyp_early_console);
+	return 0;
+}
+
+void __noreturn hyp_shutdown(unsigned int reason, const char *why)
+{
+	printk("smpalt: shutting down (%s)\n", why);
+	if (printk_flush(PRINTK_DRAIN_TIMEOUT_NS))
+		pr_warn("smpalt: console did not drain\n");
+	for (;;) {
+		long rc = hyp_sched_shutdown(reason);
+
+		/* Only returns on failure; crash is the last resort. */
+		pr_err("smpalt: SCHEDOP_shutdown(%u): %ld\n", reason, rc);
+		reason = SHUTDOWN_crash;
+	}
+}

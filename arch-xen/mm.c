@@ -13,6 +13,7 @@
 #include <smpalt/errno.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
+#include <smpalt/page_alloc.h>
 #include <smpalt/printk.h>
 #include <smpalt/string.h>
 #include <smpalt/vcpu.h>
@@ -299,7 +300,16 @@ int mm_init(void)
 	if (rc)
 		return rc;
 
-	page_alloc_init(next_free, mapped);
+	{
+		static const struct page_alloc_events events = {
+			.mask = vcpu_events_mask,
+			.restore = vcpu_events_restore,
+		};
+
+		/* Frames, hence pages, are contiguous from next_free on. */
+		page_alloc_init(hyp_pfn_to_virt(next_free),
+				hyp_pfn_to_virt(mapped), &events);
+	}
 	pr_info("mm: %lu MiB, text %lu KiB read-only, %lu pages free\n",
 		(mapped * PAGE_SIZE) >> 20,
 		(unsigned long)(__text_end - __text_start) >> 10,

@@ -10,16 +10,16 @@
 #include <smpalt/barrier.h>
 #include <smpalt/cmdline.h>
 #include <smpalt/errno.h>
-#include <smpalt/evtchn.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
 #include <smpalt/mm.h>
+#include <smpalt/page_alloc.h>
+#include <smpalt/panic.h>
 #include <smpalt/printk.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/string.h>
 #include <smpalt/time.h>
 #include <smpalt/traps.h>
-#include <smpalt/work.h>
 #include <smpalt/vcpu.h>
 
 /*
@@ -43,6 +43,35 @@
 
 extern char vcpu_secondary_entry[];
 extern char hyp_event_callback[], hyp_failsafe_callback[];
+
+/*
+ * Registered at init by the layers above: the event channels' part of a
+ * secondary's start (vcpu_set_start_hook()) and the work its idle loop
+ * runs (vcpu_set_idle_work()).  Set before the first VCPUOP_up.
+ */
+static vcpu_start_fn smp_start_hook;
+static struct vcpu_idle_work smp_idle_work;
+
+void vcpu_set_start_hook(vcpu_start_fn start)
+{
+	smp_start_hook = start;
+}
+
+void vcpu_set_idle_work(const struct vcpu_idle_work *work)
+{
+	smp_idle_work = *work;
+}
+
+/* A batch of the idle work; false if there was none (or no work at all). */
+static bool smp_idle_run_batch(void)
+{
+	return smp_idle_work.run_batch && smp_idle_work.run_batch();
+}
+
+static bool smp_idle_pending(void)
+{
+	return smp_idle_work.pending && smp_idle_work.pending();
+}
 
 /* Used by vCPU 0 only, one bring-up at a time. */
 static struct vcpu_guest_context smp_ctxt;
@@ -68,14 +97,6 @@ static void smp_read_test_knobs(void)
 	pr_warn("vcpu: TEST ONLY: secondaries report alive %lu ms after they "
 		"run (%s)\n",
 		ms, CMDLINE_TEST_LATE_ALIVE_MS);
-}
-
-/* VCPUOP_is_up: 1 up, 0 down, -errno if Xen cannot say. */
-static long smp_xen_is_up(unsigned int id)
-{
-	long rc = hyp_vcpu_op(VCPUOP_is_up, id, NULL);
-
-	return rc > 0 ? 1 : rc;
 }
 
 /*
@@ -206,7 +227,7 @@ int vcpu_bring_up(unsigned int id)
 	 * asked down that has not gone yet): never VCPUOP_up it again nor
 	 * clear its flags under it.  It is online because Xen runs it.
 	 */
-	rc = smp_xen_is_up(id);
+	rc = vcpu_xen_is_up(id);
 	if (rc < 0) {
 		pr_err("vcpu: VCPUOP_is_up(%u): %ld\n", id, rc);
 		return (int)rc;
@@ -250,7 +271,7 @@ int vcpu_bring_up(unsigned int id)
 	 * under it.  Ask Xen, and count it online while it is up; the
 	 * reconcile keeps following VCPUOP_is_up from there.
 	 */
-	rc = smp_xen_is_up(id);
+	rc = vcpu_xen_is_up(id);
 	if (rc > 0) {
 		pr_warn("vcpu: vCPU %u slow: up in Xen, not running its loop "
 			"after %llu ms; counted online\n",
@@ -266,8 +287,8 @@ int vcpu_bring_up(unsigned int id)
 int vcpu_request_down(unsigned int id)
 {
 	struct vcpu_local *v = &vcpu_locals[id];
-
 	evtchn_port_t port;
+	long rc;
 
 	if (id == 0 || id >= VCPU_MAX || !v->initialised)
 		return -EINVAL;
@@ -284,7 +305,10 @@ int vcpu_request_down(unsigned int id)
 	port = *(volatile evtchn_port_t *)&v->ipi_port;
 	if (!port)
 		return 0;
-	return evtchn_send(port);
+	rc = hyp_evtchn_send(port);
+	if (rc)
+		pr_err("evtchn: send on port %u: %ld\n", port, rc);
+	return (int)rc;
 }
 
 void vcpu_kick(unsigned int id)
@@ -298,7 +322,7 @@ int vcpu_wait_down(unsigned int id)
 	uint64_t deadline = time_now_ns() + SMP_DOWN_WAIT_NS;
 
 	for (;;) {
-		long rc = smp_xen_is_up(id);
+		long rc = vcpu_xen_is_up(id);
 
 		if (rc == 0)
 			return 0;
@@ -314,28 +338,22 @@ int vcpu_wait_down(unsigned int id)
 	}
 }
 
+/*
+ * The secondary's own trap table and callbacks, no periodic tick, then
+ * the event channels' part (its timer VIRQ and the IPI vCPU 0 kicks it
+ * through, stored in self->ipi_port).
+ */
 static int smp_init_self(struct vcpu_local *self)
 {
-	struct evtchn_bind_ipi ipi = {.vcpu = self->id};
-	long rc;
+	int rc;
 
 	rc = traps_init_vcpu();
 	if (!rc)
-		rc = evtchn_init_vcpu();
-	if (!rc)
-		rc = time_init_vcpu();
+		rc = traps_init_callbacks();
 	if (rc)
-		return (int)rc;
-	rc = hyp_event_channel_op(EVTCHNOP_bind_ipi, &ipi);
-	if (rc) {
-		pr_err("vcpu: bind IPI for vCPU %u: %ld\n", self->id, rc);
-		return (int)rc;
-	}
-	*(volatile evtchn_port_t *)&self->ipi_port = ipi.port;
-	evtchn_set_vcpu(ipi.port, self->id);
-	/* No handler: the kick is only latched, and wakes vcpu_block(). */
-	evtchn_unmask(ipi.port);
-	return 0;
+		return rc;
+	time_init_vcpu();
+	return smp_start_hook ? smp_start_hook(self) : -ENODEV;
 }
 
 /*
@@ -373,13 +391,13 @@ void vcpu_secondary_main(unsigned int id)
 		vcpu_events_unmask();
 		for (;;) {
 			/* Work first, in batches, looking up between them. */
-			if (!self->down_requested && work_run_batch())
+			if (!self->down_requested && smp_idle_run_batch())
 				continue;
 			vcpu_events_mask();
 			/* Checked masked: a kick after this wakes the block. */
 			if (self->down_requested)
 				break;
-			if (work_pending()) {
+			if (smp_idle_pending()) {
 				vcpu_events_unmask();
 				continue;
 			}

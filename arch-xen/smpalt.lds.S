@@ -58,7 +58,7 @@ SECTIONS
 	 * .smp_altinstr_replacement and the engine's save buffer .smp_save)
 	 * fills whole pages of its own, [__smp_tables_start,
 	 * __smp_tables_end): when maxvcpus is 1 the guest applies UP once
-	 * and hands these pages to the page allocator (smpmode.c).  Nothing
+	 * and hands these pages to the page allocator (text.c).  Nothing
 	 * else may live in them.
 	 */
 	. = ALIGN(PAGE_SIZE);
@@ -83,7 +83,7 @@ SECTIONS
 		__smp_alt_repl_end = .;
 	} :image
 
-	/* smpmode.c's copy of the SMP bytes, for switching back. */
+	/* text.c's copy of the SMP bytes, for switching back. */
 	.smp_save : LMA(.smp_save) {
 		KEEP(*(.smp_save))
 	} :image

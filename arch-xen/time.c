@@ -8,11 +8,10 @@
  * version odd meanwhile: read until an even, unchanged version is seen.
  */
 #include <smpalt/time.h>
-#include <smpalt/errno.h>
-#include <smpalt/evtchn.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
 #include <smpalt/printk.h>
+#include <smpalt/spinlock.h>
 #include <smpalt/vcpu.h>
 
 /* The TSC delta is scaled by mul / 2^32 after the shift. */
@@ -68,28 +67,33 @@ int time_set_timer(uint64_t deadline_ns)
 	return (int)rc;
 }
 
-int time_init_vcpu(void)
-{
-	struct vcpu_local *self = vcpu_self();
-	long rc;
+/* How a vCPU sleeps until a deadline: registered by the event channels. */
+static time_wait_fn time_wait_hook;
 
-	/* We want events only when we ask for them. */
-	rc = hyp_vcpu_op(VCPUOP_stop_periodic_timer, self->id, NULL);
+void time_set_wait(time_wait_fn wait)
+{
+	time_wait_hook = wait;
+}
+
+void time_init_vcpu(void)
+{
+	/* We want timer events only when we ask for them. */
+	long rc = hyp_vcpu_op(VCPUOP_stop_periodic_timer, vcpu_id(), NULL);
+
 	if (rc)
-		pr_warn("time: stop_periodic_timer on vCPU %u: %ld\n", self->id,
-			rc);
-	rc = evtchn_bind_virq(VIRQ_TIMER, self->id, &self->timer_port);
-	if (rc)
-		return (int)rc;
-	/* No handler: the port is only latched, for evtchn_wait(). */
-	evtchn_unmask(self->timer_port);
-	return 0;
+		pr_warn("time: stop_periodic_timer on vCPU %u: %ld\n",
+			vcpu_id(), rc);
 }
 
 void time_sleep_ns(uint64_t ns)
 {
 	uint64_t deadline = time_now_ns() + ns;
+	time_wait_fn wait = time_wait_hook;
 
-	while (time_now_ns() < deadline)
-		evtchn_wait(vcpu_self()->timer_port, deadline);
+	while (time_now_ns() < deadline) {
+		if (wait)
+			wait(deadline);
+		else
+			cpu_relax();
+	}
 }

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * traps.c - the trap table and the fatal-exception report.
+ * traps.c - the trap table, the event and failsafe callbacks, and the
+ * fatal-exception report.
  *
  * The guest has no user mode and no recoverable fault: any exception is a
  * bug.  The report is for a human and for the harness (which looks for
  * "RIP:"), then the domain stops with SHUTDOWN_crash.
  */
 #include <smpalt/traps.h>
-#include <smpalt/console.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
 #include <smpalt/ksyms.h>
+#include <smpalt/panic.h>
 #include <smpalt/printk.h>
 #include <smpalt/vcpu.h>
 
@@ -44,6 +45,11 @@ DECLARE_TRAP(trap_coprocessor_error);
 DECLARE_TRAP(trap_alignment_check);
 DECLARE_TRAP(trap_machine_check);
 DECLARE_TRAP(trap_simd_error);
+
+extern char hyp_event_callback[], hyp_failsafe_callback[];
+
+/* The event upcall's handler, registered by the event-channel driver. */
+static trap_upcall_fn trap_upcall_handler;
 
 struct trap_desc {
 	uint8_t vector;
@@ -97,6 +103,48 @@ int traps_init_vcpu(void)
 	return (int)rc;
 }
 
+int traps_init_callbacks(void)
+{
+	struct callback_register event = {
+		.type = CALLBACKTYPE_event,
+		.flags = CALLBACKF_mask_events,
+		.address = (xen_callback_t)hyp_event_callback,
+	};
+	struct callback_register failsafe = {
+		.type = CALLBACKTYPE_failsafe,
+		.flags = CALLBACKF_mask_events,
+		.address = (xen_callback_t)hyp_failsafe_callback,
+	};
+	long rc;
+
+	rc = hyp_callback_op(CALLBACKOP_register, &event);
+	if (rc) {
+		pr_err("traps: register event callback: %ld\n", rc);
+		return (int)rc;
+	}
+	rc = hyp_callback_op(CALLBACKOP_register, &failsafe);
+	if (rc) {
+		pr_err("traps: register failsafe callback: %ld\n", rc);
+		return (int)rc;
+	}
+	return 0;
+}
+
+void traps_set_upcall(trap_upcall_fn fn)
+{
+	trap_upcall_handler = fn;
+}
+
+void trap_upcall(struct trap_regs *regs)
+{
+	(void)regs;
+	/*
+	 * Events are unmasked only after the handler is registered
+	 * (start_kernel, vcpu_secondary_main), so it is there by now.
+	 */
+	trap_upcall_handler();
+}
+
 static const char *trap_name(uint64_t vector)
 {
 	size_t i;
@@ -121,7 +169,8 @@ static void trap_print_address(uintptr_t addr, const char *note)
 		       note);
 }
 
-void trap_print_backtrace(uintptr_t rbp)
+/* The backtrace from a frame pointer, within this vCPU's stack. */
+static void trap_print_backtrace(uintptr_t rbp)
 {
 	const struct vcpu_local *self = vcpu_self();
 	int depth;
@@ -145,7 +194,7 @@ void trap_print_backtrace(uintptr_t rbp)
 static void __noreturn trap_die(void)
 {
 	printk(KERN_EMERG "smpalt: crashed, shutting down (crash)\n");
-	cons_flush(CONS_DRAIN_TIMEOUT_NS);
+	printk_flush(PRINTK_DRAIN_TIMEOUT_NS);
 	for (;;)
 		hyp_sched_shutdown(SHUTDOWN_crash);
 }
@@ -158,7 +207,7 @@ void trap_handle(struct trap_regs *r)
 	if (++self->trap_depth > 1)
 		for (;;)
 			hyp_sched_shutdown(SHUTDOWN_crash);
-	cons_enter_panic_mode();
+	printk_enter_panic_mode();
 
 	printk(KERN_EMERG "smpalt: fatal exception %lu (%s), error code "
 			  "%#lx, on vCPU %u\n",
@@ -199,9 +248,21 @@ void trap_handle(struct trap_regs *r)
 
 void trap_failsafe(void)
 {
-	cons_enter_panic_mode();
+	printk_enter_panic_mode();
 	printk(KERN_EMERG "smpalt: failsafe callback on vCPU %u: Xen could "
 			  "not restore a segment register\n",
 	       vcpu_id());
 	trap_die();
+}
+
+/* panic()'s halt: the backtrace from its frame, then a crash shutdown. */
+static void __noreturn trap_panic_halt(uintptr_t rbp)
+{
+	trap_print_backtrace(rbp);
+	hyp_shutdown(SHUTDOWN_crash, "crash");
+}
+
+void traps_boot_init(void)
+{
+	panic_set_halt(trap_panic_halt);
 }

@@ -25,6 +25,13 @@ int vcpu_boot_init(void)
 	return (int)hyp_set_segment_base(SEGBASE_GS_KERNEL, (unsigned long)v);
 }
 
+long vcpu_xen_is_up(unsigned int id)
+{
+	long rc = hyp_vcpu_op(VCPUOP_is_up, id, NULL);
+
+	return rc > 0 ? 1 : rc;
+}
+
 unsigned int vcpu_probe_max(void)
 {
 	unsigned int id;
@@ -73,11 +80,6 @@ void vcpu_events_restore(unsigned long was_masked)
 {
 	if (!was_masked)
 		vcpu_events_unmask();
-}
-
-bool vcpu_events_masked(void)
-{
-	return vcpu_info_self()->evtchn_upcall_mask != 0;
 }
 
 void vcpu_block(void)

@@ -19,6 +19,7 @@
 #include <smpalt/evtchn.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
+#include <smpalt/printk.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/time.h>
 #include <smpalt/vcpu.h>
@@ -41,18 +42,6 @@ static volatile bool cons_panic;
  * some, writes that find the ring full drop the rest instead of waiting.
  */
 static bool cons_stuck;
-
-int cons_init(void)
-{
-	const start_info_t *si = hyp_start_info;
-
-	if (!si->console.domU.mfn)
-		return -ENODEV;
-	cons_ring = hyp_mfn_to_virt(si->console.domU.mfn);
-	cons_port = si->console.domU.evtchn;
-	evtchn_mask(cons_port);
-	return 0;
-}
 
 /* Poll our port until the backend signals or deadline passes. */
 static void cons_wait_backend(uint64_t deadline_ns)
@@ -84,7 +73,7 @@ static size_t cons_put(const char *s, size_t n)
 	return done;
 }
 
-void cons_write(const char *s, size_t n)
+static void cons_write(const char *s, size_t n)
 {
 	unsigned long was = vcpu_events_mask();
 	uint64_t stuck_at = 0;
@@ -134,7 +123,7 @@ void cons_write(const char *s, size_t n)
 	vcpu_events_restore(was);
 }
 
-int cons_flush(uint64_t timeout_ns)
+static int cons_flush(uint64_t timeout_ns)
 {
 	uint64_t deadline = time_now_ns() + timeout_ns;
 
@@ -151,8 +140,27 @@ int cons_flush(uint64_t timeout_ns)
 	}
 }
 
-void cons_enter_panic_mode(void)
+static void cons_enter_panic_mode(void)
 {
 	cons_panic = true;
 	cons_stuck = false;
+}
+
+static const struct printk_sink cons_sink = {
+	.write = cons_write,
+	.enter_panic_mode = cons_enter_panic_mode,
+	.flush = cons_flush,
+};
+
+int cons_init(void)
+{
+	const start_info_t *si = hyp_start_info;
+
+	if (!si->console.domU.mfn)
+		return -ENODEV;
+	cons_ring = hyp_mfn_to_virt(si->console.domU.mfn);
+	cons_port = si->console.domU.evtchn;
+	evtchn_mask(cons_port);
+	printk_set_sink(&cons_sink);
+	return 0;
 }

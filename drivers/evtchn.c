@@ -6,10 +6,11 @@
  * then (unless the port is masked) the word's bit in the target vCPU's
  * evtchn_pending_sel, then that vCPU's upcall_pending, and calls our
  * upcall if events are not masked on that vCPU.  The upcall walks
- * selector -> words -> ports, clears each port's pending bit, latches it
- * and runs its handler.  Xen changes these bitmaps from other physical
- * CPUs at any time: they are only touched with locked operations
- * (barrier.h), never with the engine's patchable ones.
+ * selector -> words -> ports, clears each port's pending bit and latches
+ * it for the thread that waits on it.  The upcall entry is arch-xen's
+ * (traps.c); evtchn_init() registers the dispatch there.  Xen changes these
+ * bitmaps from other physical CPUs at any time: they are only touched with
+ * locked operations (barrier.h), never with the engine's patchable ones.
  */
 #include <smpalt/evtchn.h>
 #include <smpalt/barrier.h>
@@ -23,14 +24,6 @@
 
 #define EVTCHN_BITS_PER_WORD (sizeof(xen_ulong_t) * 8)
 
-extern char hyp_event_callback[], hyp_failsafe_callback[];
-
-struct evtchn_slot {
-	evtchn_handler_t fn;
-	void *data;
-};
-
-static struct evtchn_slot evtchn_slots[EVTCHN_2L_NR_CHANNELS];
 /* vCPU each port is delivered to (bound at creation; 0 by default). */
 static uint8_t evtchn_vcpu[EVTCHN_2L_NR_CHANNELS];
 /*
@@ -44,34 +37,9 @@ static bool evtchn_valid(evtchn_port_t port)
 	return port < EVTCHN_2L_NR_CHANNELS;
 }
 
-int evtchn_init_vcpu(void)
-{
-	struct callback_register event = {
-		.type = CALLBACKTYPE_event,
-		.flags = CALLBACKF_mask_events,
-		.address = (xen_callback_t)hyp_event_callback,
-	};
-	struct callback_register failsafe = {
-		.type = CALLBACKTYPE_failsafe,
-		.flags = CALLBACKF_mask_events,
-		.address = (xen_callback_t)hyp_failsafe_callback,
-	};
-	long rc;
-
-	rc = hyp_callback_op(CALLBACKOP_register, &event);
-	if (rc) {
-		pr_err("evtchn: register event callback: %ld\n", rc);
-		return (int)rc;
-	}
-	rc = hyp_callback_op(CALLBACKOP_register, &failsafe);
-	if (rc) {
-		pr_err("evtchn: register failsafe callback: %ld\n", rc);
-		return (int)rc;
-	}
-	return 0;
-}
-
-int evtchn_bind_virq(uint32_t virq, unsigned int vcpu, evtchn_port_t *port)
+/* Bind a VIRQ on a vCPU; *port gets the new port (masked). */
+static int evtchn_bind_virq(uint32_t virq, unsigned int vcpu,
+			    evtchn_port_t *port)
 {
 	struct evtchn_bind_virq bind = {.virq = virq, .vcpu = vcpu};
 	long rc = hyp_event_channel_op(EVTCHNOP_bind_virq, &bind);
@@ -96,29 +64,6 @@ void evtchn_set_vcpu(evtchn_port_t port, unsigned int vcpu)
 {
 	if (evtchn_valid(port))
 		evtchn_vcpu[port] = (uint8_t)vcpu;
-}
-
-int evtchn_set_handler(evtchn_port_t port, evtchn_handler_t fn, void *data)
-{
-	unsigned long was;
-
-	if (!evtchn_valid(port)) {
-		pr_err("evtchn: handler for invalid port %u\n", port);
-		return -EINVAL;
-	}
-	/*
-	 * The upcall must never see fn without its data.  Masking covers
-	 * this vCPU; for a port bound to another vCPU, data is stored before
-	 * fn (x86 keeps stores in order; the barrier keeps the compiler from
-	 * swapping them) and the port is unmasked only afterwards.
-	 */
-	was = vcpu_events_mask();
-	evtchn_slots[port].data = data;
-	virt_barrier();
-	evtchn_slots[port].fn = fn;
-	vcpu_events_restore(was);
-	evtchn_unmask(port);
-	return 0;
 }
 
 int evtchn_send(evtchn_port_t port)
@@ -155,7 +100,8 @@ bool evtchn_clear_pending(evtchn_port_t port)
 	return xen_test_and_clear_bit(port, hyp_shared_info->evtchn_pending);
 }
 
-bool evtchn_test_and_clear_latched(evtchn_port_t port)
+/* Consume the port's latch: true if it fired since the last call. */
+static bool evtchn_test_and_clear_latched(evtchn_port_t port)
 {
 	if (!evtchn_valid(port) || !evtchn_latched[port])
 		return false;
@@ -203,7 +149,6 @@ static void evtchn_handle_word(unsigned int word, unsigned int self)
 	while (bits) {
 		unsigned int bit = (unsigned int)__builtin_ctzl(bits);
 		evtchn_port_t port = word * EVTCHN_BITS_PER_WORD + bit;
-		struct evtchn_slot *slot = &evtchn_slots[port];
 
 		bits &= bits - 1;
 		/* Another vCPU's port that shares the word: not ours. */
@@ -212,17 +157,14 @@ static void evtchn_handle_word(unsigned int word, unsigned int self)
 		/* Clear before handling: a new event re-sets the bit. */
 		xen_clear_bit(port, (volatile unsigned long *)pending);
 		evtchn_latched[port] = 1;
-		if (slot->fn)
-			slot->fn(port, slot->data);
 	}
 }
 
-void evtchn_do_upcall(struct trap_regs *regs)
+static void evtchn_do_upcall(void)
 {
 	unsigned int self = vcpu_id();
 	struct vcpu_info *vi = vcpu_info_of(self);
 
-	(void)regs;
 	do {
 		xen_ulong_t sel;
 
@@ -241,4 +183,55 @@ void evtchn_do_upcall(struct trap_regs *regs)
 			evtchn_handle_word(word, self);
 		}
 	} while (vi->evtchn_upcall_pending);
+}
+
+/* time_sleep_ns()'s wait: the running vCPU's timer port, or any event. */
+static void evtchn_wait_timer(uint64_t deadline_ns)
+{
+	evtchn_wait(vcpu_self()->timer_port, deadline_ns);
+}
+
+int evtchn_init_vcpu(void)
+{
+	struct vcpu_local *self = vcpu_self();
+	int rc;
+
+	rc = evtchn_bind_virq(VIRQ_TIMER, self->id, &self->timer_port);
+	if (rc)
+		return rc;
+	/* No handler: the port is only latched, for evtchn_wait(). */
+	evtchn_unmask(self->timer_port);
+	return 0;
+}
+
+/* The port vCPU 0 kicks a secondary through (vcpu_kick()). */
+static int evtchn_bind_ipi(struct vcpu_local *self)
+{
+	struct evtchn_bind_ipi ipi = {.vcpu = self->id};
+	long rc = hyp_event_channel_op(EVTCHNOP_bind_ipi, &ipi);
+
+	if (rc) {
+		pr_err("vcpu: bind IPI for vCPU %u: %ld\n", self->id, rc);
+		return (int)rc;
+	}
+	*(volatile evtchn_port_t *)&self->ipi_port = ipi.port;
+	evtchn_set_vcpu(ipi.port, self->id);
+	/* No handler: the kick is only latched, and wakes vcpu_block(). */
+	evtchn_unmask(ipi.port);
+	return 0;
+}
+
+/* A secondary coming up (vcpu_set_start_hook()): its timer, its IPI. */
+static int evtchn_start_secondary(struct vcpu_local *self)
+{
+	int rc = evtchn_init_vcpu();
+
+	return rc ? rc : evtchn_bind_ipi(self);
+}
+
+void evtchn_init(void)
+{
+	traps_set_upcall(evtchn_do_upcall);
+	time_set_wait(evtchn_wait_timer);
+	vcpu_set_start_hook(evtchn_start_secondary);
 }

@@ -7,9 +7,8 @@
  * for that), say why we stop, let the console drain, then ask Xen.
  */
 #include <smpalt/shutdown.h>
-#include <smpalt/console.h>
 #include <smpalt/errno.h>
-#include <smpalt/hypercall.h>
+#include <smpalt/hypervisor.h>
 #include <smpalt/printk.h>
 #include <smpalt/string.h>
 #include <smpalt/xenstore.h>
@@ -28,20 +27,6 @@ static const struct {
 	{"reboot", SHUTDOWN_reboot},
 };
 
-void __noreturn shutdown_domain(unsigned int reason, const char *why)
-{
-	printk("smpalt: shutting down (%s)\n", why);
-	if (cons_flush(CONS_DRAIN_TIMEOUT_NS))
-		pr_warn("smpalt: console did not drain\n");
-	for (;;) {
-		long rc = hyp_sched_shutdown(reason);
-
-		/* Only returns on failure; crash is the last resort. */
-		pr_err("smpalt: SCHEDOP_shutdown(%u): %ld\n", reason, rc);
-		reason = SHUTDOWN_crash;
-	}
-}
-
 int shutdown_init(void)
 {
 	return xenstore_watch(SHUTDOWN_KEY, SHUTDOWN_TOKEN);
@@ -56,7 +41,8 @@ bool shutdown_handle_watch(const char *token)
 	if (token && strcmp(token, SHUTDOWN_TOKEN))
 		return false;
 
-	rc = xenstore_read(XS_TRANSACTION_NONE, SHUTDOWN_KEY, value, sizeof(value));
+	rc = xenstore_read(XS_TRANSACTION_NONE, SHUTDOWN_KEY, value,
+			   sizeof(value));
 	if (rc == -ENOENT || rc == 0)
 		return true; /* no request (the watch fires once at start) */
 	if (rc < 0)
@@ -68,7 +54,7 @@ bool shutdown_handle_watch(const char *token)
 			value);
 	for (i = 0; i < ARRAY_SIZE(shutdown_requests); i++)
 		if (!strcmp(value, shutdown_requests[i].request))
-			shutdown_domain(shutdown_requests[i].reason, value);
+			hyp_shutdown(shutdown_requests[i].reason, value);
 	pr_warn("smpalt: ignoring %s=%s\n", SHUTDOWN_KEY, value);
 	return true;
 }

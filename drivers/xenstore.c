@@ -10,7 +10,8 @@
  * Barriers. The guest is x86-64, whose memory model (TSO) keeps loads in
  * order with older loads, stores in order with older stores, and stores
  * after older loads. So the three orderings a ring needs on our side are
- * compiler barriers only:
+ * compiler barriers only (virt_rmb(), virt_wmb() and virt_barrier() of
+ * <smpalt/barrier.h>):
  *   - read the producer index, then the data it covers;
  *   - write the data, then the producer index that publishes it;
  *   - read the data (or the consumer index), then write the index that
@@ -18,27 +19,21 @@
  * The one ordering TSO does not keep is a store followed by a load: that
  * is needed after we release response space, when we re-read rsp_prod to
  * decide whether xenstored may be waiting for space (see xenstore_rx_pump()).
- * That one is an mfence.
+ * That one is virt_mb(), an mfence.
  *
  * Single-threaded by contract (vCPU 0, thread context): no lock.
  */
 #include <smpalt/xenstore.h>
+#include <smpalt/barrier.h>
+#include <smpalt/errno.h>
+#include <smpalt/kernel.h>
+#include <smpalt/string.h>
 
 #define XS_HDR_SIZE sizeof(struct xsd_sockmsg)
 
 /* Volatile accessors for the indices shared with xenstored. */
 #define XS_READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define XS_WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
-
-/* Compiler barrier: enough for every ordering TSO keeps in hardware. */
-#define xenstore_barrier() __asm__ __volatile__("" ::: "memory")
-
-/* Full barrier: orders an earlier store before a later load. */
-#if defined(__x86_64__)
-#define xenstore_mb() __asm__ __volatile__("mfence" ::: "memory")
-#else
-#define xenstore_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#endif
 
 /* Payload of XS_TRANSACTION_END: "T" commits, "F" abandons. */
 #define XS_TX_COMMIT "T"
@@ -87,60 +82,36 @@ static const struct {
 	const char *name;
 	int err;
 } xenstore_errors[] = {
-	{"EINVAL", XEN_EINVAL},	      {"EACCES", XEN_EACCES},
-	{"EEXIST", XEN_EEXIST},	      {"EISDIR", XEN_EISDIR},
-	{"ENOENT", XEN_ENOENT},	      {"ENOMEM", XEN_ENOMEM},
-	{"ENOSPC", XEN_ENOSPC},	      {"EIO", XEN_EIO},
-	{"ENOTEMPTY", XEN_ENOTEMPTY}, {"ENOSYS", XEN_ENOSYS},
-	{"EROFS", XEN_EROFS},	      {"EBUSY", XEN_EBUSY},
-	{"EAGAIN", XEN_EAGAIN},	      {"EISCONN", XEN_EISCONN},
-	{"E2BIG", XEN_E2BIG},	      {"EPERM", XEN_EPERM},
+	{"EINVAL", EINVAL}, {"EACCES", EACCES},	  {"EEXIST", EEXIST},
+	{"EISDIR", EISDIR}, {"ENOENT", ENOENT},	  {"ENOMEM", ENOMEM},
+	{"ENOSPC", ENOSPC}, {"EIO", EIO},	  {"ENOTEMPTY", ENOTEMPTY},
+	{"ENOSYS", ENOSYS}, {"EROFS", EROFS},	  {"EBUSY", EBUSY},
+	{"EAGAIN", EAGAIN}, {"EISCONN", EISCONN}, {"E2BIG", E2BIG},
+	{"EPERM", EPERM},
 };
-
-static size_t xenstore_strnlen(const char *s, size_t max)
-{
-	size_t n = 0;
-
-	while (n < max && s[n])
-		n++;
-	return n;
-}
-
-static bool xenstore_streq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-static size_t xenstore_min(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
 
 /* Map xenstored's error string (e.g. "ENOENT") to -errno; unknown: -EIO. */
 static int xenstore_error_from_string(const char *s)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(xenstore_errors) / sizeof(xenstore_errors[0]); i++)
-		if (xenstore_streq(s, xenstore_errors[i].name))
+	for (i = 0; i < ARRAY_SIZE(xenstore_errors); i++)
+		if (!strcmp(s, xenstore_errors[i].name))
 			return -xenstore_errors[i].err;
-	return -XEN_EIO; /* an error we have no name for; caller logs it */
+	return -EIO; /* an error we have no name for; caller logs it */
 }
 
 /* Indices that claim more than a ring's worth: xenstored broke the ring. */
 static bool xenstore_ring_sane(XENSTORE_RING_IDX prod, XENSTORE_RING_IDX cons,
-			 const char *which)
+			       const char *which)
 {
 	if (prod - cons <= XENSTORE_RING_SIZE)
 		return true;
 	if (!xs.ring_broken)
-		xenstore_platform_log("xenstore: %s ring indices prod %u cons %u "
-				"exceed the ring size %u",
-				which, prod, cons, XENSTORE_RING_SIZE);
+		xenstore_platform_log(
+			"xenstore: %s ring indices prod %u cons %u "
+			"exceed the ring size %u",
+			which, prod, cons, XENSTORE_RING_SIZE);
 	xs.ring_broken = true;
 	return false;
 }
@@ -149,8 +120,9 @@ static void xenstore_drop_event(const char *why, uint32_t len)
 {
 	/* Log the first loss of a burst only: a storm must not flood. */
 	if (!xs.dropped)
-		xenstore_platform_log("xenstore: watch event dropped (%s, %u bytes)",
-				why, len);
+		xenstore_platform_log(
+			"xenstore: watch event dropped (%s, %u bytes)", why,
+			len);
 	xs.dropped = true;
 	xs.dropped_total++;
 }
@@ -164,7 +136,7 @@ static void xenstore_queue_event(const char *body, uint32_t len)
 {
 	struct xenstore_watch_event *ev;
 
-	if (xenstore_strnlen(body, len) == len) {
+	if (strnlen(body, len) == len) {
 		xenstore_drop_event("malformed, no token", len);
 		return;
 	}
@@ -179,7 +151,7 @@ static void xenstore_queue_event(const char *body, uint32_t len)
 		xs.ev_count--;
 	}
 	ev = &xs.events[(xs.ev_head + xs.ev_count) % XS_WATCH_QUEUE_LEN];
-	__builtin_memcpy(ev->data, body, len + 1);
+	memcpy(ev->data, body, len + 1);
 	ev->len = len;
 	xs.ev_count++;
 }
@@ -201,8 +173,9 @@ static void xenstore_rx_complete(void)
 		rx->held = true; /* xenstore_talk() takes it and resets rx */
 		return;
 	}
-	xenstore_platform_log("xenstore: unexpected reply type %u req_id %u dropped",
-			rx->hdr.type, rx->hdr.req_id);
+	xenstore_platform_log(
+		"xenstore: unexpected reply type %u req_id %u dropped",
+		rx->hdr.type, rx->hdr.req_id);
 	rx->got = 0;
 }
 
@@ -224,38 +197,36 @@ static bool xenstore_rx_pump(void)
 	if (!xenstore_ring_sane(prod, cons, "response"))
 		return false;
 	/* Read the data only after the producer index that covers it. */
-	xenstore_barrier();
+	virt_rmb();
 
 	while (cons != prod && !rx->held) {
 		size_t off = MASK_XENSTORE_IDX(cons);
-		size_t n = xenstore_min(prod - cons, XENSTORE_RING_SIZE - off);
+		size_t n = MIN(prod - cons, XENSTORE_RING_SIZE - off);
 		size_t want;
 
 		if (rx->got < XS_HDR_SIZE) {
 			want = XS_HDR_SIZE - rx->got;
-			n = xenstore_min(n, want);
-			__builtin_memcpy((char *)&rx->hdr + rx->got,
-					 &r->rsp[off], n);
+			n = MIN(n, want);
+			memcpy((char *)&rx->hdr + rx->got, &r->rsp[off], n);
 		} else {
 			size_t body = rx->got - XS_HDR_SIZE;
 
 			want = rx->hdr.len - body;
-			n = xenstore_min(n, want);
+			n = MIN(n, want);
 			if (!rx->oversize)
-				__builtin_memcpy(rx->body + body, &r->rsp[off],
-						 n);
+				memcpy(rx->body + body, &r->rsp[off], n);
 		}
 		cons += n;
 		rx->got += n;
 		if (rx->got == XS_HDR_SIZE) {
 			rx->oversize = rx->hdr.len > XENSTORE_PAYLOAD_MAX;
 			if (rx->oversize)
-				xenstore_platform_log("xenstore: message type %u "
-						"req_id %u has %u bytes, over "
-						"the %u limit: discarded",
-						rx->hdr.type, rx->hdr.req_id,
-						rx->hdr.len,
-						XENSTORE_PAYLOAD_MAX);
+				xenstore_platform_log(
+					"xenstore: message type %u "
+					"req_id %u has %u bytes, over "
+					"the %u limit: discarded",
+					rx->hdr.type, rx->hdr.req_id,
+					rx->hdr.len, XENSTORE_PAYLOAD_MAX);
 		}
 		if (rx->got >= XS_HDR_SIZE &&
 		    rx->got - XS_HDR_SIZE == rx->hdr.len) {
@@ -268,7 +239,7 @@ static bool xenstore_rx_pump(void)
 	if (cons == start)
 		return false;
 	/* Finish copying the data out before xenstored may overwrite it. */
-	xenstore_barrier();
+	virt_barrier();
 	XS_WRITE_ONCE(r->rsp_cons, cons);
 	/*
 	 * Store rsp_cons, then load rsp_prod: the one store->load ordering
@@ -276,7 +247,7 @@ static bool xenstore_rx_pump(void)
 	 * consumer index, xenstored may have stopped writing for lack of
 	 * space and needs an event to learn there is room now.
 	 */
-	xenstore_mb();
+	virt_mb();
 	if (XS_READ_ONCE(r->rsp_prod) - start >= XENSTORE_RING_SIZE)
 		xenstore_platform_notify(xs.port);
 	return true;
@@ -294,9 +265,9 @@ static int xenstore_ring_write(const void *data, size_t len)
 		size_t off, n;
 
 		if (!xenstore_ring_sane(prod, cons, "request"))
-			return -XEN_EIO;
+			return -EIO;
 		/* Read req_cons before overwriting the bytes it frees. */
-		xenstore_barrier();
+		virt_barrier();
 		if (prod - cons == XENSTORE_RING_SIZE) {
 			/*
 			 * Full: let xenstored consume, and keep taking in
@@ -308,11 +279,11 @@ static int xenstore_ring_write(const void *data, size_t len)
 			continue;
 		}
 		off = MASK_XENSTORE_IDX(prod);
-		n = xenstore_min(len, XENSTORE_RING_SIZE - (prod - cons));
-		n = xenstore_min(n, XENSTORE_RING_SIZE - off);
-		__builtin_memcpy(&r->req[off], p, n);
+		n = MIN(len, XENSTORE_RING_SIZE - (prod - cons));
+		n = MIN(n, XENSTORE_RING_SIZE - off);
+		memcpy(&r->req[off], p, n);
 		/* The data must be visible before the index publishing it. */
-		xenstore_barrier();
+		virt_wmb();
 		XS_WRITE_ONCE(r->req_prod, prod + n);
 		p += n;
 		len -= n;
@@ -326,8 +297,9 @@ static int xenstore_ring_write(const void *data, size_t len)
  * @key names the request in logs. @quiet is an error the caller expects
  * and logs itself if it wants (0 for none).
  */
-static int xenstore_talk(uint32_t type, xenstore_transaction_t t, const char *key,
-		   const struct xenstore_iov *iov, unsigned niov, int quiet)
+static int xenstore_talk(uint32_t type, xenstore_transaction_t t,
+			 const char *key, const struct xenstore_iov *iov,
+			 unsigned niov, int quiet)
 {
 	struct xsd_sockmsg hdr;
 	size_t total = 0;
@@ -335,20 +307,23 @@ static int xenstore_talk(uint32_t type, xenstore_transaction_t t, const char *ke
 	int ret;
 
 	if (!xs.ring) {
-		xenstore_platform_log("xenstore: %s: client not initialised", key);
-		return -XEN_ENOTCONN;
+		xenstore_platform_log("xenstore: %s: client not initialised",
+				      key);
+		return -ENOTCONN;
 	}
 	if (xs.ring_broken) {
-		xenstore_platform_log("xenstore: %s: ring broken, not sent", key);
-		return -XEN_EIO;
+		xenstore_platform_log("xenstore: %s: ring broken, not sent",
+				      key);
+		return -EIO;
 	}
 	for (i = 0; i < niov; i++)
 		total += iov[i].len;
 	if (total > XENSTORE_PAYLOAD_MAX) {
-		xenstore_platform_log("xenstore: %s: request of %u bytes exceeds "
-				"the %u byte payload limit",
-				key, (unsigned)total, XENSTORE_PAYLOAD_MAX);
-		return -XEN_E2BIG;
+		xenstore_platform_log(
+			"xenstore: %s: request of %u bytes exceeds "
+			"the %u byte payload limit",
+			key, (unsigned)total, XENSTORE_PAYLOAD_MAX);
+		return -E2BIG;
 	}
 
 	hdr.type = type;
@@ -374,22 +349,23 @@ static int xenstore_talk(uint32_t type, xenstore_transaction_t t, const char *ke
 			break;
 		if (xs.ring_broken) {
 			xs.waiting = false;
-			xenstore_platform_log("xenstore: %s: no reply, ring broken",
-					key);
-			return -XEN_EIO;
+			xenstore_platform_log(
+				"xenstore: %s: no reply, ring broken", key);
+			return -EIO;
 		}
 		xenstore_platform_wait(xs.port);
 	}
 	xs.waiting = false;
 
 	if (xs.rx.oversize)
-		return -XEN_EIO; /* logged by xenstore_rx_pump() */
+		return -EIO; /* logged by xenstore_rx_pump() */
 	if (xs.rx.hdr.type == XS_ERROR) {
 		ret = xenstore_error_from_string(xs.rx.body);
 		if (ret != quiet)
-			xenstore_platform_log("xenstore: %s: %s", key, xs.rx.body);
+			xenstore_platform_log("xenstore: %s: %s", key,
+					      xs.rx.body);
 	} else if (xs.rx.hdr.type != type) {
-		ret = -XEN_EIO;
+		ret = -EIO;
 		xenstore_platform_log(
 			"xenstore: %s: reply type %u to request type %u", key,
 			xs.rx.hdr.type, type);
@@ -408,7 +384,7 @@ static void xenstore_release(void)
 /* A string argument including its NUL. */
 static struct xenstore_iov xenstore_str(const char *s)
 {
-	struct xenstore_iov v = {s, xenstore_strnlen(s, XENSTORE_PAYLOAD_MAX + 1) + 1};
+	struct xenstore_iov v = {s, strnlen(s, XENSTORE_PAYLOAD_MAX + 1) + 1};
 
 	return v;
 }
@@ -417,10 +393,10 @@ int xenstore_init(struct xenstore_domain_interface *ring, evtchn_port_t port)
 {
 	XENSTORE_RING_IDX prod, cons;
 
-	__builtin_memset(&xs, 0, sizeof(xs));
+	memset(&xs, 0, sizeof(xs));
 	if (!ring) {
 		xenstore_platform_log("xenstore: no ring page");
-		return -XEN_EINVAL;
+		return -EINVAL;
 	}
 	xs.port = port;
 	xs.next_req_id = 1;
@@ -432,43 +408,47 @@ int xenstore_init(struct xenstore_domain_interface *ring, evtchn_port_t port)
 		 * Replies to somebody else's requests (a previous kernel):
 		 * they can't be parsed from the middle, so skip them.
 		 */
-		xenstore_platform_log("xenstore: discarding %u stale response bytes",
-				prod - cons);
+		xenstore_platform_log(
+			"xenstore: discarding %u stale response bytes",
+			prod - cons);
 		/* Done reading the indices before releasing the space. */
-		xenstore_barrier();
+		virt_barrier();
 		XS_WRITE_ONCE(ring->rsp_cons, prod);
 	}
 	xs.ring = ring;
 	return 0;
 }
 
-int xenstore_read(xenstore_transaction_t t, const char *path, char *buf, size_t len)
+int xenstore_read(xenstore_transaction_t t, const char *path, char *buf,
+		  size_t len)
 {
 	struct xenstore_iov iov[] = {xenstore_str(path)};
 	int ret;
 
-	ret = xenstore_talk(XS_READ, t, path, iov, 1, -XEN_ENOENT);
+	ret = xenstore_talk(XS_READ, t, path, iov, 1, -ENOENT);
 	if (ret)
 		goto out;
 	if ((size_t)xs.rx.hdr.len + 1 > len) {
-		xenstore_platform_log("xenstore: %s: value of %u bytes does not fit "
-				"a %u byte buffer",
-				path, xs.rx.hdr.len, (unsigned)len);
-		ret = -XEN_ERANGE;
+		xenstore_platform_log(
+			"xenstore: %s: value of %u bytes does not fit "
+			"a %u byte buffer",
+			path, xs.rx.hdr.len, (unsigned)len);
+		ret = -ERANGE;
 		goto out;
 	}
-	__builtin_memcpy(buf, xs.rx.body, xs.rx.hdr.len + 1);
+	memcpy(buf, xs.rx.body, xs.rx.hdr.len + 1);
 	ret = (int)xs.rx.hdr.len;
 out:
 	xenstore_release();
 	return ret;
 }
 
-int xenstore_write(xenstore_transaction_t t, const char *path, const char *value)
+int xenstore_write(xenstore_transaction_t t, const char *path,
+		   const char *value)
 {
 	struct xenstore_iov iov[] = {
 		xenstore_str(path),
-		{value, xenstore_strnlen(value, XENSTORE_PAYLOAD_MAX + 1)},
+		{value, strnlen(value, XENSTORE_PAYLOAD_MAX + 1)},
 	};
 	int ret;
 
@@ -482,20 +462,20 @@ int xenstore_rm(xenstore_transaction_t t, const char *path)
 	struct xenstore_iov iov[] = {xenstore_str(path)};
 	int ret;
 
-	ret = xenstore_talk(XS_RM, t, path, iov, 1, -XEN_ENOENT);
+	ret = xenstore_talk(XS_RM, t, path, iov, 1, -ENOENT);
 	xenstore_release();
 	return ret;
 }
 
-int xenstore_directory(xenstore_transaction_t t, const char *path, char *buf, size_t len,
-		 unsigned *count)
+int xenstore_directory(xenstore_transaction_t t, const char *path, char *buf,
+		       size_t len, unsigned *count)
 {
 	struct xenstore_iov iov[] = {xenstore_str(path)};
 	uint32_t n, i;
 	int ret;
 
 	*count = 0;
-	ret = xenstore_talk(XS_DIRECTORY, t, path, iov, 1, -XEN_ENOENT);
+	ret = xenstore_talk(XS_DIRECTORY, t, path, iov, 1, -ENOENT);
 	if (ret)
 		goto out;
 	n = xs.rx.hdr.len;
@@ -503,16 +483,17 @@ int xenstore_directory(xenstore_transaction_t t, const char *path, char *buf, si
 	if (n && xs.rx.body[n - 1] != '\0')
 		n++; /* the NUL xenstore_rx_pump() stored after the body */
 	if (n > len) {
-		xenstore_platform_log("xenstore: %s: listing of %u bytes does not "
-				"fit a %u byte buffer",
-				path, n, (unsigned)len);
-		ret = -XEN_ERANGE;
+		xenstore_platform_log(
+			"xenstore: %s: listing of %u bytes does not "
+			"fit a %u byte buffer",
+			path, n, (unsigned)len);
+		ret = -ERANGE;
 		goto out;
 	}
 	for (i = 0; i < n; i++)
 		if (xs.rx.body[i] == '\0')
 			(*count)++;
-	__builtin_memcpy(buf, xs.rx.body, n);
+	memcpy(buf, xs.rx.body, n);
 	ret = (int)n;
 out:
 	xenstore_release();
@@ -547,15 +528,16 @@ int xenstore_transaction_start(xenstore_transaction_t *t)
 	int ret;
 
 	ret = xenstore_talk(XS_TRANSACTION_START, XS_TRANSACTION_NONE,
-		      "transaction start", iov, 1, 0);
+			    "transaction start", iov, 1, 0);
 	if (ret)
 		goto out;
 	for (p = xs.rx.body; *p >= '0' && *p <= '9'; p++)
 		id = id * XS_DECIMAL_BASE + (uint32_t)(*p - '0');
 	if (*p || p == xs.rx.body || id == XS_TRANSACTION_NONE) {
-		xenstore_platform_log("xenstore: transaction start: bad id \"%s\"",
-				xs.rx.body);
-		ret = -XEN_EIO;
+		xenstore_platform_log(
+			"xenstore: transaction start: bad id \"%s\"",
+			xs.rx.body);
+		ret = -EIO;
 		goto out;
 	}
 	*t = id;
@@ -566,16 +548,18 @@ out:
 
 int xenstore_transaction_end(xenstore_transaction_t t, bool abort)
 {
-	struct xenstore_iov iov[] = {xenstore_str(abort ? XS_TX_ABORT : XS_TX_COMMIT)};
+	struct xenstore_iov iov[] = {
+		xenstore_str(abort ? XS_TX_ABORT : XS_TX_COMMIT)};
 	int ret;
 
 	ret = xenstore_talk(XS_TRANSACTION_END, t, "transaction end", iov, 1,
-		      -XEN_EAGAIN);
+			    -EAGAIN);
 	xenstore_release();
 	return ret;
 }
 
-int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn, void *arg)
+int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn,
+			     void *arg)
 {
 	xenstore_transaction_t t;
 	unsigned attempt;
@@ -592,25 +576,27 @@ int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn, void 
 			return ret;
 		}
 		ret = xenstore_transaction_end(t, false);
-		if (ret != -XEN_EAGAIN)
+		if (ret != -EAGAIN)
 			return ret;
-		xenstore_platform_log("xenstore: %s: transaction conflict, attempt "
-				"%u of %u",
-				what, attempt, XS_TRANSACTION_ATTEMPTS);
+		xenstore_platform_log(
+			"xenstore: %s: transaction conflict, attempt "
+			"%u of %u",
+			what, attempt, XS_TRANSACTION_ATTEMPTS);
 	}
-	xenstore_platform_log("xenstore: %s: gave up after %u conflicting attempts",
-			what, XS_TRANSACTION_ATTEMPTS);
-	return -XEN_EAGAIN;
+	xenstore_platform_log(
+		"xenstore: %s: gave up after %u conflicting attempts", what,
+		XS_TRANSACTION_ATTEMPTS);
+	return -EAGAIN;
 }
 
 /* Copy a NUL-terminated string into a caller buffer; false if it won't fit. */
 static bool xenstore_copy_out(char *dst, size_t dlen, const char *src)
 {
-	size_t n = xenstore_strnlen(src, XS_WATCH_EVENT_MAX);
+	size_t n = strnlen(src, XS_WATCH_EVENT_MAX);
 
 	if (n + 1 > dlen)
 		return false;
-	__builtin_memcpy(dst, src, n + 1);
+	memcpy(dst, src, n + 1);
 	return true;
 }
 
@@ -629,11 +615,12 @@ int xenstore_next_watch(char *path, size_t plen, char *token, size_t tlen)
 
 	p = ev->data;
 	/* Queued events hold a NUL inside len and one at data[len]. */
-	tok = p + xenstore_strnlen(p, ev->len) + 1;
-	fits = xenstore_copy_out(path, plen, p) && xenstore_copy_out(token, tlen, tok);
+	tok = p + strnlen(p, ev->len) + 1;
+	fits = xenstore_copy_out(path, plen, p) &&
+	       xenstore_copy_out(token, tlen, tok);
 	if (!fits) {
 		xenstore_drop_event("caller buffer too small", ev->len);
-		return -XEN_ERANGE;
+		return -ERANGE;
 	}
 	return 1;
 }

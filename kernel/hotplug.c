@@ -6,29 +6,12 @@
  * and into the host tests alike.
  */
 #include <smpalt/hotplug.h>
+#include <smpalt/string.h>
 
 #define HOTPLUG_DECIMAL_BASE 10
 #define HOTPLUG_ABS_PREFIX "/local/domain/"
 /* Parsing stops growing an id past this: it is beyond any maxvcpus. */
 #define HOTPLUG_ID_CLAMP (HOTPLUG_MAX_VCPUS * HOTPLUG_DECIMAL_BASE)
-
-static size_t hotplug_strlen(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-static bool hotplug_streq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
 
 /* Does @s start with @prefix? */
 static bool hotplug_starts(const char *s, const char *prefix)
@@ -98,29 +81,29 @@ static void hotplug_report(hotplug_report_fn report, void *ctx,
 		report(ctx, &r);
 }
 
-/* Canonical decimal id below @maxvcpus, -XEN_EINVAL or -XEN_ERANGE. */
+/* Canonical decimal id below @maxvcpus, -EINVAL or -ERANGE. */
 static int hotplug_id(const char *name, size_t len, unsigned maxvcpus)
 {
 	unsigned long id = 0;
 	size_t i;
 
 	if (!len || (name[0] == '0' && len > 1))
-		return -XEN_EINVAL;
+		return -EINVAL;
 	for (i = 0; i < len; i++) {
 		if (!hotplug_is_digit(name[i]))
-			return -XEN_EINVAL;
+			return -EINVAL;
 		if (id < HOTPLUG_ID_CLAMP)
 			id = id * HOTPLUG_DECIMAL_BASE +
 			     (unsigned long)(name[i] - '0');
 	}
 	if (id >= maxvcpus)
-		return -XEN_ERANGE;
+		return -ERANGE;
 	return (int)id;
 }
 
 static enum hotplug_problem hotplug_id_problem(int err)
 {
-	return err == -XEN_ERANGE ? HOTPLUG_ID_BEYOND_MAX : HOTPLUG_BAD_NAME;
+	return err == -ERANGE ? HOTPLUG_ID_BEYOND_MAX : HOTPLUG_BAD_NAME;
 }
 
 const char *hotplug_problem_str(enum hotplug_problem p)
@@ -147,9 +130,9 @@ int hotplug_avail_path(unsigned vcpu, char *buf, size_t len)
 	size_t n, i;
 
 	hotplug_key(key, name, hotplug_utoa(name, vcpu), true);
-	n = hotplug_strlen(key);
+	n = strlen(key);
 	if (n + 1 > len)
-		return -XEN_ERANGE;
+		return -ERANGE;
 	for (i = 0; i <= n; i++)
 		buf[i] = key[i];
 	return (int)n;
@@ -185,7 +168,7 @@ hotplug_mask_t hotplug_scan_listing(const char *names, unsigned count,
 	unsigned i;
 
 	for (i = 0; i < count; i++) {
-		size_t len = hotplug_strlen(names);
+		size_t len = strlen(names);
 		int id = hotplug_parse_vcpu_id(names, len, maxvcpus, report,
 					       ctx);
 
@@ -208,12 +191,12 @@ int hotplug_target(unsigned maxvcpus, hotplug_mask_t online,
 	if (maxvcpus < 1 || maxvcpus > HOTPLUG_MAX_VCPUS) {
 		*target =
 			(online & hotplug_valid_mask(HOTPLUG_MAX_VCPUS)) | boot;
-		return -XEN_EINVAL;
+		return -EINVAL;
 	}
 	want = online | boot;
 	if (want & ~hotplug_valid_mask(maxvcpus)) {
 		*target = (want & hotplug_valid_mask(maxvcpus));
-		return -XEN_EINVAL;
+		return -EINVAL;
 	}
 
 	for (i = 0; i < maxvcpus; i++) {
@@ -225,9 +208,9 @@ int hotplug_target(unsigned maxvcpus, hotplug_mask_t online,
 		if (!v) {
 			hotplug_report(report, ctx, HOTPLUG_KEY_MISSING, key,
 				       NULL);
-		} else if (hotplug_streq(v, HOTPLUG_ONLINE)) {
+		} else if (!strcmp(v, HOTPLUG_ONLINE)) {
 			want |= HOTPLUG_VCPU_BIT(i);
-		} else if (!hotplug_streq(v, HOTPLUG_OFFLINE)) {
+		} else if (strcmp(v, HOTPLUG_OFFLINE)) {
 			hotplug_report(report, ctx, HOTPLUG_BAD_VALUE, key, v);
 		} else if (i == HOTPLUG_BOOT_VCPU) {
 			hotplug_report(report, ctx, HOTPLUG_OFFLINE_BOOT_VCPU,
@@ -260,7 +243,7 @@ enum hotplug_watch hotplug_parse_watch(const char *path, unsigned maxvcpus,
 		if (*p++ != '/')
 			return HOTPLUG_WATCH_IGNORE;
 	}
-	if (hotplug_streq(p, HOTPLUG_CPU_DIR))
+	if (!strcmp(p, HOTPLUG_CPU_DIR))
 		return HOTPLUG_WATCH_RESCAN;
 	if (!hotplug_starts(p, HOTPLUG_CPU_DIR "/"))
 		return HOTPLUG_WATCH_IGNORE;
@@ -270,7 +253,7 @@ enum hotplug_watch hotplug_parse_watch(const char *path, unsigned maxvcpus,
 		;
 	len = (size_t)(tail - name);
 	/* Only cpu/<id> itself and its availability key matter. */
-	if (*tail && !hotplug_streq(tail, "/" HOTPLUG_AVAIL_NAME))
+	if (*tail && strcmp(tail, "/" HOTPLUG_AVAIL_NAME))
 		return HOTPLUG_WATCH_IGNORE;
 
 	id = hotplug_id(name, len, maxvcpus);
@@ -324,7 +307,7 @@ int hotplug_plan(hotplug_mask_t current, hotplug_mask_t target,
 			hotplug_add_step(plan, HOTPLUG_SWITCH_TO_SMP, 0);
 			hotplug_add_each(plan, HOTPLUG_VCPU_UP, tgt);
 		}
-		return -XEN_EAGAIN;
+		return -EAGAIN;
 	}
 
 	if (!tgt) {

@@ -9,7 +9,10 @@
 #include <smpalt/evtchn.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
+#include <smpalt/ksyms.h>
 #include <smpalt/mm.h>
+#include <smpalt/page_alloc.h>
+#include <smpalt/panic.h>
 #include <smpalt/printk.h>
 #include <smpalt/report.h>
 #include <smpalt/selftest.h>
@@ -25,8 +28,6 @@
 #include <smpalt/xenstore.h>
 
 #define SMPALT_VERSION "0.1"
-/* start_info magic for a 64-bit PV guest starts with this. */
-#define XEN_MAGIC_PREFIX "xen-3.0-x86_64"
 /* Bits of XENVER_version's result. */
 #define XENVER_MAJOR_SHIFT 16
 #define XENVER_MINOR_MASK 0xffff
@@ -50,23 +51,6 @@
 
 /* The SMP-only pages (smpalt.lds.S), given back by smpmode_up_for_good(). */
 extern char __smp_tables_start[], __smp_tables_end[];
-
-static unsigned int main_domid;
-
-/* Stop with SHUTDOWN_crash, before or after the console exists. */
-void __noreturn panic(const char *fmt, ...)
-{
-	char msg[PRINTK_LINE_MAX];
-	va_list ap;
-
-	cons_enter_panic_mode();
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	printk(KERN_EMERG "smpalt: panic: %s\n", msg);
-	trap_print_backtrace((uintptr_t)__builtin_frame_address(0));
-	shutdown_domain(SHUTDOWN_crash, "crash");
-}
 
 /* Before the console: nothing to print with, let Xen log the crash. */
 static void __noreturn early_crash(void)
@@ -175,13 +159,14 @@ static int xenstore_start(void)
 	rc = xenstore_init(hyp_mfn_to_virt(si->store_mfn), si->store_evtchn);
 	if (rc)
 		return rc;
-	/* No handler: the upcall latches the port for xenstore_platform_wait(). */
+	/* No handler: the upcall latches the port for xenstore_platform_wait().
+	 */
 	evtchn_unmask(si->store_evtchn);
 	rc = xenstore_read(XS_TRANSACTION_NONE, "domid", domid, sizeof(domid));
 	if (rc < 0)
 		return rc;
-	main_domid = (unsigned int)strtoul(domid, NULL, 10);
-	printk("xenstore: connected, domid %u\n", main_domid);
+	printk("xenstore: connected, domid %u\n",
+	       (unsigned int)strtoul(domid, NULL, 10));
 	return 0;
 }
 
@@ -222,7 +207,7 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 		int rc;
 
 		while ((rc = xenstore_next_watch(path, sizeof(path), token,
-					   sizeof(token))) > 0)
+						 sizeof(token))) > 0)
 			handle_watch(path, token);
 		if (xenstore_watch_take_dropped()) {
 			/* Events were lost: re-read everything we watch. */
@@ -252,19 +237,26 @@ static void __noreturn control_loop(evtchn_port_t store_port)
  */
 void __noreturn start_kernel(start_info_t *si)
 {
+	static const struct vcpu_idle_work idle_work = {
+		.run_batch = work_run_batch,
+		.pending = work_pending,
+	};
 	struct smpmode_result boot;
 
-	hyp_start_info = si;
-	if (strncmp(si->magic, XEN_MAGIC_PREFIX, strlen(XEN_MAGIC_PREFIX)))
+	/* 0. start_info; printk to Xen's emergency console; the ground
+	 * floor's inputs: the command line and the text for symbols. */
+	if (hyp_boot_init(si))
 		early_crash();
-
-	/* 1. vcpu_self() for vCPU 0 (GS base). */
+	cmdline_init((const char *)si->cmd_line, sizeof(si->cmd_line));
+	ksyms_init((uintptr_t)__text_start, (uintptr_t)__text_end);
+	/* 1. vcpu_self() for vCPU 0 (GS base); panic() can halt from here. */
 	if (vcpu_boot_init())
 		early_crash();
+	traps_boot_init();
 	/* 2. shared_info: event masks, time, vcpu_info. */
 	if (mm_map_shared_info())
 		early_crash();
-	/* 3. The console ring: printk works from here on. */
+	/* 3. The console ring, printk's sink from here on. */
 	if (cons_init())
 		early_crash();
 	print_banner();
@@ -274,10 +266,13 @@ void __noreturn start_kernel(start_info_t *si)
 	/* 5. All of memory mapped, text read-only, page allocator. */
 	if (mm_init())
 		panic("memory setup failed");
-	/* 6. Event upcall, then the timer VIRQ; then events on. */
-	if (evtchn_init_vcpu())
+	/* 6. Event upcall (the event channels' dispatch behind arch's
+	 * callback), then the timer VIRQ; then events on. */
+	evtchn_init();
+	if (traps_init_callbacks())
 		panic("no event callback");
-	if (time_init_vcpu())
+	time_init_vcpu();
+	if (evtchn_init_vcpu())
 		panic("no timer");
 	vcpu_events_unmask();
 	/* 7. Our own text to UP form (one vCPU), with the self-test. */
@@ -294,6 +289,8 @@ void __noreturn start_kernel(start_info_t *si)
 	if (status_init())
 		pr_err("smpalt: no control/smpalt watch\n");
 	work_init();
+	/* Secondaries run the workload's batches in their idle loops. */
+	vcpu_set_idle_work(&idle_work);
 	printk("smpalt: ready\n");
 
 	/* 9. Test hooks: in-guest checks; a fault to see the crash path. */

@@ -11,10 +11,12 @@
 #include <smpalt/hypercall.h>
 #include <smpalt/ksyms.h>
 #include <smpalt/mm.h>
+#include <smpalt/page_alloc.h>
 #include <smpalt/printk.h>
 #include <smpalt/report.h>
 #include <smpalt/smpmode.h>
 #include <smpalt/string.h>
+#include <smpalt/text.h>
 #include <smpalt/time.h>
 #include <smpalt/vcpu.h>
 
@@ -180,7 +182,7 @@ static void selftest_kernel(struct selftest *t,
 {
 	uintptr_t off = 1;
 	const char *fn = ksym_lookup((uintptr_t)selftest_run, &off);
-	uint8_t canary = *(const uint8_t *)smpmode_canary;
+	uint8_t canary = *(const uint8_t *)text_canary;
 	unsigned int up = selftest_xen_vcpus_up();
 
 	CHECK(t, fn && !strcmp(fn, "selftest_run") && off == 0);

@@ -16,7 +16,6 @@
 #include <smpalt/vcpu_watch.h>
 #include <smpalt/cmdline.h>
 #include <smpalt/errno.h>
-#include <smpalt/hypercall.h>
 #include <smpalt/hotplug.h>
 #include <smpalt/printk.h>
 #include <smpalt/status.h>
@@ -97,7 +96,7 @@ static void vcpu_watch_read(const char *avail[],
 		if (hotplug_avail_path(i, key, sizeof(key)) < 0)
 			continue;
 		rc = xenstore_read(XS_TRANSACTION_NONE, key, values[i],
-			     VCPU_WATCH_VALUE_MAX);
+				   VCPU_WATCH_VALUE_MAX);
 		if (rc >= 0)
 			avail[i] = values[i];
 		else if (rc == -ERANGE)
@@ -117,7 +116,7 @@ static void vcpu_watch_sync_xen(void)
 
 	for (id = 1; id < vcpu_max; id++) {
 		hotplug_mask_t bit = HOTPLUG_VCPU_BIT(id);
-		long rc = hyp_vcpu_op(VCPUOP_is_up, id, NULL);
+		long rc = vcpu_xen_is_up(id);
 
 		if (rc > 0 && !(vcpu_online & bit)) {
 			vcpu_online |= bit;
@@ -337,7 +336,7 @@ void vcpu_watch_test_switch(void)
 	if (!vcpu_watch_test_direct)
 		return;
 	rc = xenstore_read(XS_TRANSACTION_NONE, VCPU_WATCH_TEST_KEY, value,
-		     sizeof(value));
+			   sizeof(value));
 	if (rc <= 0 || !strcmp(value, last))
 		return; /* absent (or logged by the client), or done already */
 	strlcpy(last, value, sizeof(last));

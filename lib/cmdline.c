@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmdline.c - options from start_info->cmd_line ("key=value key2").
+ * cmdline.c - options from the kernel command line ("key=value key2").
  */
 #include <smpalt/cmdline.h>
 #include <smpalt/errno.h>
-#include <smpalt/hypervisor.h>
 #include <smpalt/string.h>
+
+static const char *cmdline_line = "";
+
+void cmdline_init(const char *line, size_t size)
+{
+	/* Xen terminates it within its buffer; be safe anyway. */
+	cmdline_line = strnlen(line, size) < size ? line : "";
+}
 
 const char *cmdline_get(void)
 {
-	const char *s = (const char *)hyp_start_info->cmd_line;
-
-	/* Xen terminates it within MAX_GUEST_CMDLINE; be safe anyway. */
-	if (strnlen(s, MAX_GUEST_CMDLINE) == MAX_GUEST_CMDLINE)
-		return "";
-	return s;
+	return cmdline_line;
 }
 
 /* Find key as a whole word; *val points at its value ("" if none). */

@@ -5,19 +5,27 @@
  * The first link has no table: the weak symbols are then absent (NULL).
  */
 #include <smpalt/ksyms.h>
-#include <smpalt/mm.h>
 
 extern const uint64_t ksym_addrs[] __attribute__((weak));
 extern const uint32_t ksym_name_off[] __attribute__((weak));
 extern const char ksym_names[] __attribute__((weak));
 extern const uint32_t ksym_count __attribute__((weak));
 
+/* The text the table describes; nothing is looked up before ksyms_init(). */
+static uintptr_t ksym_text_start, ksym_text_end;
+
+void ksyms_init(uintptr_t text_start, uintptr_t text_end)
+{
+	ksym_text_start = text_start;
+	ksym_text_end = text_end;
+}
+
 const char *ksym_lookup(uintptr_t addr, uintptr_t *offset)
 {
 	size_t lo = 0, hi;
 
-	if (!&ksym_count || !ksym_count || addr < (uintptr_t)__text_start ||
-	    addr >= (uintptr_t)__text_end)
+	if (!&ksym_count || !ksym_count || addr < ksym_text_start ||
+	    addr >= ksym_text_end)
 		return NULL;
 	/* Find the last symbol at or below addr. */
 	hi = ksym_count;

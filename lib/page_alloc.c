@@ -2,13 +2,13 @@
 /*
  * page_alloc.c - single-page allocator: a free list threaded through the
  * free pages, refilled from a bump pointer over frames never handed out.
- * One lock, taken with events masked (an upcall handler may allocate).
+ * One lock, taken with events masked (an upcall handler may allocate)
+ * through the masking functions arch-xen hands over at init.
  */
-#include <smpalt/mm.h>
-#include <smpalt/hypervisor.h>
+#include <smpalt/page_alloc.h>
+#include <smpalt/page.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/string.h>
-#include <smpalt/vcpu.h>
 
 struct free_page {
 	struct free_page *next;
@@ -16,18 +16,23 @@ struct free_page {
 
 static spinlock_t page_lock = SPINLOCK_INIT;
 static struct free_page *page_free_list;
-static unsigned long page_bump, page_end, page_nr_free;
+/* Never handed out yet: [page_bump, page_end), page aligned. */
+static uintptr_t page_bump, page_end;
+static unsigned long page_nr_free;
+static struct page_alloc_events page_events;
 
-void page_alloc_init(unsigned long first_pfn, unsigned long end_pfn)
+void page_alloc_init(void *first, void *end,
+		     const struct page_alloc_events *events)
 {
-	page_bump = first_pfn;
-	page_end = end_pfn;
-	page_nr_free = end_pfn > first_pfn ? end_pfn - first_pfn : 0;
+	page_bump = (uintptr_t)first;
+	page_end = (uintptr_t)end > page_bump ? (uintptr_t)end : page_bump;
+	page_nr_free = (page_end - page_bump) / PAGE_SIZE;
+	page_events = *events;
 }
 
 void *page_alloc(void)
 {
-	unsigned long was = vcpu_events_mask();
+	unsigned long was = page_events.mask();
 	void *page = NULL;
 
 	spin_lock(&page_lock);
@@ -35,12 +40,13 @@ void *page_alloc(void)
 		page = page_free_list;
 		page_free_list = page_free_list->next;
 	} else if (page_bump < page_end) {
-		page = hyp_pfn_to_virt(page_bump++);
+		page = (void *)page_bump;
+		page_bump += PAGE_SIZE;
 	}
 	if (page)
 		page_nr_free--;
 	spin_unlock(&page_lock);
-	vcpu_events_restore(was);
+	page_events.restore(was);
 
 	if (page)
 		memset(page, 0, PAGE_SIZE);
@@ -49,18 +55,18 @@ void *page_alloc(void)
 
 void *page_alloc_contig(unsigned int n)
 {
-	unsigned long was = vcpu_events_mask();
+	unsigned long was = page_events.mask();
 	void *first = NULL;
 
 	spin_lock(&page_lock);
-	/* Consecutive frames are consecutive virtual pages (mm.c). */
-	if (page_bump + n <= page_end) {
-		first = hyp_pfn_to_virt(page_bump);
-		page_bump += n;
+	/* The range is contiguous, virtually and physically (mm.c). */
+	if ((page_end - page_bump) / PAGE_SIZE >= n) {
+		first = (void *)page_bump;
+		page_bump += (uintptr_t)n * PAGE_SIZE;
 		page_nr_free -= n;
 	}
 	spin_unlock(&page_lock);
-	vcpu_events_restore(was);
+	page_events.restore(was);
 
 	if (first)
 		memset(first, 0, (size_t)n * PAGE_SIZE);
@@ -73,13 +79,13 @@ void page_free(void *page)
 
 	if (!page)
 		return;
-	was = vcpu_events_mask();
+	was = page_events.mask();
 	spin_lock(&page_lock);
 	((struct free_page *)page)->next = page_free_list;
 	page_free_list = page;
 	page_nr_free++;
 	spin_unlock(&page_lock);
-	vcpu_events_restore(was);
+	page_events.restore(was);
 }
 
 unsigned long page_give_back(void *first, void *end)

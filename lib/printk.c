@@ -1,19 +1,47 @@
 // SPDX-License-Identifier: MIT
 /*
- * printk.c - leveled messages to the console.
+ * printk.c - leveled messages to whichever sink is registered.
+ *
+ * printk sits on the ground floor and knows no device: the layers above
+ * hand it a sink at init (arch-xen: Xen's emergency console first; the PV
+ * console driver once its ring is found).  Without a sink, messages are
+ * dropped.
  */
 #include <smpalt/printk.h>
-#include <smpalt/console.h>
 
 static int printk_console_level = CONSOLE_LOGLEVEL_DEFAULT;
+static const struct printk_sink *printk_sink;
 
 void printk_set_console_level(int level)
 {
 	printk_console_level = level;
 }
 
+void printk_set_sink(const struct printk_sink *sink)
+{
+	printk_sink = sink;
+}
+
+void printk_enter_panic_mode(void)
+{
+	const struct printk_sink *sink = printk_sink;
+
+	if (sink && sink->enter_panic_mode)
+		sink->enter_panic_mode();
+}
+
+int printk_flush(uint64_t timeout_ns)
+{
+	const struct printk_sink *sink = printk_sink;
+
+	if (!sink || !sink->flush)
+		return 0;
+	return sink->flush(timeout_ns);
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
+	const struct printk_sink *sink = printk_sink;
 	char line[PRINTK_LINE_MAX];
 	int level = LOGLEVEL_DEFAULT, n;
 
@@ -27,8 +55,8 @@ int vprintk(const char *fmt, va_list ap)
 		n = sizeof(line) - 1;
 		line[n - 1] = '\n';
 	}
-	if (level <= printk_console_level)
-		cons_write(line, (size_t)n);
+	if (level <= printk_console_level && sink)
+		sink->write(line, (size_t)n);
 	return n;
 }
 

@@ -3,7 +3,6 @@
  * string.c - the C library pieces a freestanding kernel needs.
  */
 #include <smpalt/string.h>
-#include <smpalt/errno.h>
 
 #include <stdint.h>
 
@@ -101,18 +100,6 @@ char *strchr(const char *s, int c)
 	}
 }
 
-char *strrchr(const char *s, int c)
-{
-	const char *last = NULL;
-
-	for (;; s++) {
-		if (*s == (char)c)
-			last = s;
-		if (!*s)
-			return (char *)last;
-	}
-}
-
 size_t strlcpy(char *dst, const char *src, size_t size)
 {
 	size_t len = strlen(src);
@@ -124,15 +111,6 @@ size_t strlcpy(char *dst, const char *src, size_t size)
 		dst[n] = '\0';
 	}
 	return len;
-}
-
-size_t strlcat(char *dst, const char *src, size_t size)
-{
-	size_t dlen = strnlen(dst, size);
-
-	if (dlen == size)
-		return size + strlen(src);
-	return dlen + strlcpy(dst + dlen, src, size - dlen);
 }
 
 static int digit_value(char c)
@@ -178,38 +156,4 @@ long strtol(const char *s, char **end, int base)
 	if (*s == '-')
 		return -(long)strtoul(s + 1, end, base);
 	return (long)strtoul(s, end, base);
-}
-
-const char *errno_name(int err)
-{
-	static const struct {
-		int err;
-		const char *name;
-	} names[] = {
-		{EPERM, "EPERM"},
-		{ENOENT, "ENOENT"},
-		{EIO, "EIO"},
-		{E2BIG, "E2BIG"},
-		{EAGAIN, "EAGAIN"},
-		{ENOMEM, "ENOMEM"},
-		{EACCES, "EACCES"},
-		{EFAULT, "EFAULT"},
-		{EBUSY, "EBUSY"},
-		{EEXIST, "EEXIST"},
-		{ENODEV, "ENODEV"},
-		{EINVAL, "EINVAL"},
-		{ENOSPC, "ENOSPC"},
-		{EROFS, "EROFS"},
-		{ERANGE, "ERANGE"},
-		{ENOSYS, "ENOSYS"},
-		{ETIMEDOUT, "ETIMEDOUT"},
-	};
-	size_t i;
-
-	if (err < 0)
-		err = -err;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	return "E?";
 }

@@ -27,9 +27,9 @@ declare -A layer_of # unit name -> layer dir
 
 # Headers without a source of the same name.
 header_only=(
-	lib:atomic lib:barrier lib:errno lib:kernel lib:refcount lib:spinlock
+	lib:atomic lib:barrier lib:kernel lib:page lib:refcount lib:spinlock
 	lib:alternative lib:alt_records
-	arch-xen:alt_errno arch-xen:hypercall arch-xen:layout
+	arch-xen:hypercall arch-xen:layout
 )
 for e in "${header_only[@]}"; do
 	layer_of[${e#*:}]=${e%%:*}

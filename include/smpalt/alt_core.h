@@ -52,8 +52,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <smpalt/alt_errno.h>
 #include <smpalt/alt_records.h>
+#include <smpalt/errno.h>
 
 enum alt_mode {
 	ALT_MODE_SMP = 0, /* what the compiler emitted: lock prefixes on */
@@ -117,11 +117,11 @@ size_t alt_save_size(const struct alt_tables *t);
 
 /*
  * Check the tables and prepare the engine; the text must be in SMP form
- * (as linked).  Refuses (-ALT_EINVAL) a record outside the text, a
+ * (as linked).  Refuses (-EINVAL) a record outside the text, a
  * replacement inside the text (it could be rewritten by a switch), a
  * replacement that is not position-independent or cannot be decoded, a
  * replacement longer than its site, an empty site, a lock site inside an
- * alternative site, overlapping alternative sites; -ALT_ENOSPC if save_len is
+ * alternative site, overlapping alternative sites; -ENOSPC if save_len is
  * below alt_save_size() (save may be NULL with save_len 0 only for
  * alt_apply_up_once()).  Writes nothing.
  */
@@ -134,8 +134,8 @@ int alt_init(struct alt_engine *e, const struct alt_tables *t,
  * text; 0xf0 or 0x3e at each lock site; the saved SMP bytes or the UP bytes
  * plus NOPs at each alternative site) and writes nothing unless all match.
  * Switching to the current mode is a no-op returning 0.  On the first
- * switch to UP the SMP bytes are saved.  -ALT_EINVAL on a mismatch or a site
- * out of range, -ALT_ENOSPC without a save buffer, -ALT_ESTALE after
+ * switch to UP the SMP bytes are saved.  -EINVAL on a mismatch or a site
+ * out of range, -ENOSPC without a save buffer, -ESTALE after
  * alt_apply_up_once(), or the write callback's error (after which the
  * sites already written are written back).  Before the first switch to
  * UP there is no saved copy yet: each alternative_smp site must then decode
@@ -147,7 +147,7 @@ int alt_switch(struct alt_engine *e, enum alt_mode to, struct alt_report *rep);
  * Apply, once, every feature alternative whose feature has_feature()
  * reports present.  Verifies every site it will touch first (inside the
  * text, decoding as whole instructions).  A second call
- * returns -ALT_EALREADY and writes nothing.  If the write callback fails,
+ * returns -EALREADY and writes nothing.  If the write callback fails,
  * its error is returned and the sites written before it keep their new
  * form (right for this CPU).
  */
@@ -160,7 +160,7 @@ int alt_apply_features(struct alt_engine *e,
  * success *freeable is the number of bytes of .smp_locks,
  * .smp_altinstructions, .smp_altinstr_replacement (as far as the records
  * reach) and of the save buffer that the caller may now free or reuse;
- * later switches return -ALT_ESTALE.  If the write callback fails the
+ * later switches return -ESTALE.  If the write callback fails the
  * error is returned, the tables are kept (do not free them) and the sites
  * already written stay in UP form, which is safe when no second vCPU can
  * ever run.

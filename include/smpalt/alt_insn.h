@@ -6,7 +6,7 @@
  *
  * The decoder knows the legacy one-byte map, the 0x0f two-byte map and the
  * 0x0f 0x38 / 0x0f 0x3a three-byte maps, with legacy prefixes and REX.
- * VEX/EVEX-encoded and invalid-in-64-bit opcodes are reported as -ALT_EINVAL:
+ * VEX/EVEX-encoded and invalid-in-64-bit opcodes are reported as -EINVAL:
  * a replacement the engine cannot decode is one it will not copy.
  */
 #ifndef SMPALT_ALT_INSN_H
@@ -38,7 +38,7 @@ struct alt_insn {
 
 /*
  * Decode the instruction at p (at most max bytes readable).  Returns its
- * length (1..15) and fills *out, or -ALT_EINVAL if the bytes are not an
+ * length (1..15) and fills *out, or -EINVAL if the bytes are not an
  * instruction this decoder knows, or it runs past max.
  */
 int alt_insn_decode(const uint8_t *p, size_t max, struct alt_insn *out);

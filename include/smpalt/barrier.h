@@ -67,12 +67,6 @@ static inline void xen_clear_bit(unsigned int nr, volatile unsigned long *addr)
 			     : "memory");
 }
 
-static inline bool xen_test_bit(unsigned int nr,
-				const volatile unsigned long *addr)
-{
-	return (addr[nr / 64] >> (nr % 64)) & 1;
-}
-
 /*
  * Exchange a word Xen sets bits in.  xchg with memory is locked by the CPU
  * whatever its prefix: exactly what is wanted here, and invisible to the

@@ -9,7 +9,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The whole line ("" if none). */
+/*
+ * Use line (a buffer of size bytes that lives on, from start_info) from
+ * now on; a line not terminated inside its buffer counts as empty.
+ */
+void cmdline_init(const char *line, size_t size);
+
+/* The whole line ("" if none or before cmdline_init()). */
 const char *cmdline_get(void);
 
 /*

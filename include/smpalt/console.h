@@ -7,25 +7,13 @@
 #ifndef SMPALT_CONSOLE_H
 #define SMPALT_CONSOLE_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-/* Find the ring from start_info; usable before events and time exist. */
-int cons_init(void);
-
-/* Write n bytes; waits for room (bounded), drops on a stuck backend. */
-void cons_write(const char *s, size_t n);
-
 /*
- * Wait until the backend consumed everything (out_cons == out_prod) or
- * timeout_ns passed.  Returns 0 or -ETIMEDOUT.
+ * Find the ring from start_info and become printk's sink; usable before
+ * events and time exist.  The sink writes whole messages (waiting for room
+ * a bounded time, dropping on a stuck backend), flushes until the backend
+ * consumed everything (out_cons == out_prod) or the timeout passed
+ * (-ETIMEDOUT), and in panic mode never waits for its lock again.
  */
-int cons_flush(uint64_t timeout_ns);
-
-/* Fatal path: never wait for the lock again (the holder may be dead). */
-void cons_enter_panic_mode(void);
-
-/* How long shutdown and crash paths wait for the console to drain. */
-#define CONS_DRAIN_TIMEOUT_NS (2 * 1000000000ULL)
+int cons_init(void);
 
 #endif /* SMPALT_CONSOLE_H */

@@ -20,8 +20,9 @@
  * Bad input is never fatal: each bad key is reported exactly once per call
  * through the caller's hotplug_report_fn (which logs it) and then ignored.
  *
- * Errors are -errno values from Xen's public <xen/errno.h>. Freestanding:
- * needs only <stdint.h>, <stddef.h>, <stdbool.h>; no library calls.
+ * Errors are -errno values (<smpalt/errno.h>).  Pure: no Xen call, and
+ * only the string functions of <smpalt/string.h>, so that the host tests
+ * compile it as it is, linked with the C library's.
  */
 #ifndef SMPALT_HOTPLUG_H
 #define SMPALT_HOTPLUG_H
@@ -30,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <xen/errno.h>
+#include <smpalt/errno.h>
 
 /* The most vCPUs the guest supports; maxvcpus is 1..HOTPLUG_MAX_VCPUS. */
 #define HOTPLUG_MAX_VCPUS 32
@@ -71,7 +72,7 @@ const char *hotplug_problem_str(enum hotplug_problem p);
 
 /*
  * Write "cpu/<vcpu>/availability" (NUL-terminated) into @buf, the key to
- * read for @vcpu. Returns its length, or -XEN_ERANGE if @len is too small
+ * read for @vcpu. Returns its length, or -ERANGE if @len is too small
  * (HOTPLUG_KEY_MAX always suffices).
  */
 int hotplug_avail_path(unsigned vcpu, char *buf, size_t len);
@@ -82,7 +83,7 @@ unsigned hotplug_count(hotplug_mask_t m);
 /*
  * Parse @name, a child of cpu/ from a directory listing or a watch path.
  * Only canonical decimal ids ("0", "7", "31"; not "07", "+1", "1a") count.
- * Returns the id, -XEN_EINVAL for a bad name or -XEN_ERANGE for an id at
+ * Returns the id, -EINVAL for a bad name or -ERANGE for an id at
  * or beyond @maxvcpus (both reported through @report; @report may be NULL).
  * @len is the name's length (it need not be NUL-terminated).
  */
@@ -108,7 +109,7 @@ hotplug_mask_t hotplug_scan_listing(const char *names, unsigned count,
  * On success *@target holds the wanted set, always with vCPU 0, never with
  * ids at or beyond @maxvcpus: "online" adds a vCPU, "offline" removes it,
  * anything else (reported) leaves it as it is now. Returns 0, or
- * -XEN_EINVAL for a bad @maxvcpus or @online (not reported: the caller
+ * -EINVAL for a bad @maxvcpus or @online (not reported: the caller
  * logs it; *@target is then @online restricted to valid ids plus vCPU 0).
  */
 int hotplug_target(unsigned maxvcpus, hotplug_mask_t online,
@@ -172,7 +173,7 @@ struct hotplug_plan {
  *     of them, then WAIT_DOWN for each, so that vCPU 0 is alone with its
  *     UP text again; then, if secondaries are wanted, SWITCH_TO_SMP and UP
  *     for each wanted one (all of them: none is online any more).  No
- *     switch comes before the WAIT_DOWN steps.  Returns -XEN_EAGAIN with
+ *     switch comes before the WAIT_DOWN steps.  Returns -EAGAIN with
  *     this plan filled: the caller logs the unsafe state and runs it.
  * Returns 0 otherwise (the plan may be empty: nothing to do).
  */

@@ -28,7 +28,12 @@
 
 #ifndef __ASSEMBLY__
 
-#include <smpalt/hypervisor.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <xen/event_channel.h>
+#include <xen/sched.h>
+#include <xen/vcpu.h>
 
 extern char hypercall_page[PAGE_SIZE];
 
@@ -104,11 +109,6 @@ static inline long hyp_update_va_mapping(unsigned long va, uint64_t pte,
 	return hyp_call3(__HYPERVISOR_update_va_mapping, va, pte, flags);
 }
 
-static inline long hyp_set_timer_op(uint64_t timeout_abs_ns)
-{
-	return hyp_call1(__HYPERVISOR_set_timer_op, timeout_abs_ns);
-}
-
 static inline long hyp_xen_version(int cmd, void *arg)
 {
 	return hyp_call2(__HYPERVISOR_xen_version, cmd, arg);
@@ -117,6 +117,11 @@ static inline long hyp_xen_version(int cmd, void *arg)
 static inline long hyp_vcpu_op(int cmd, unsigned int vcpu, void *arg)
 {
 	return hyp_call3(__HYPERVISOR_vcpu_op, cmd, vcpu, arg);
+}
+
+static inline long hyp_console_io(int cmd, unsigned int count, const char *str)
+{
+	return hyp_call3(__HYPERVISOR_console_io, cmd, count, str);
 }
 
 static inline long hyp_set_segment_base(unsigned int which, unsigned long base)
@@ -140,12 +145,6 @@ static inline long hyp_event_channel_op(int cmd, void *arg)
 }
 
 /* Convenience forms of the scheduler operations. */
-
-/* Give the physical CPU away; returns at once if nothing else runs. */
-static inline long hyp_sched_yield(void)
-{
-	return hyp_sched_op(SCHEDOP_yield, NULL);
-}
 
 /*
  * Sleep until an event is pending.  Xen unmasks event delivery for this

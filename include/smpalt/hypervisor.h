@@ -20,7 +20,7 @@
 
 #include <smpalt/layout.h>
 
-/* Set by start_kernel() before anything else runs. */
+/* Set by hyp_boot_init() before anything else runs. */
 extern start_info_t *hyp_start_info;
 /* Mapped by mm_map_shared_info(); NULL before. */
 extern shared_info_t *hyp_shared_info;
@@ -58,5 +58,20 @@ static inline void *hyp_mfn_to_virt(unsigned long mfn)
 
 /* Xen version as "major.minor", read once at boot. */
 extern unsigned int hyp_version_major, hyp_version_minor;
+
+/*
+ * First thing at boot, on vCPU 0: check start_info's magic (-EINVAL if it
+ * is not a 64-bit PV guest's) and keep it in hyp_start_info, and give
+ * printk Xen's emergency console until the PV console replaces it.
+ */
+int hyp_boot_init(start_info_t *si);
+
+/*
+ * Print why, let printk's sink drain (bounded), then SCHEDOP_shutdown
+ * with reason (SHUTDOWN_poweroff, _reboot, _crash), retried as a crash if
+ * Xen refuses.  Never returns.
+ */
+void __attribute__((noreturn))
+hyp_shutdown(unsigned int reason, const char *why);
 
 #endif /* SMPALT_HYPERVISOR_H */

@@ -31,14 +31,4 @@
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC 1000000000ULL
 
-/* Defined in kernel/main.c: stop the guest, reason SHUTDOWN_crash. */
-void __noreturn panic(const char *fmt, ...) __printf(1, 2);
-
-#define BUG_ON(cond)                                                  \
-	do {                                                          \
-		if (unlikely(cond))                                   \
-			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__, \
-			      __LINE__);                              \
-	} while (0)
-
 #endif /* SMPALT_KERNEL_H */

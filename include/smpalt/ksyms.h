@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kernel text [text_start, text_end), from the linker script. */
+void ksyms_init(uintptr_t text_start, uintptr_t text_end);
+
 /*
  * Name of the function containing addr and addr's offset in it; NULL if
  * unknown (outside the text, or no table in this link).

@@ -6,11 +6,10 @@
 #ifndef SMPALT_LAYOUT_H
 #define SMPALT_LAYOUT_H
 
+#include <smpalt/page.h>
+
 /* The guest is linked here and loaded at guest-physical 0 (PADDR_OFFSET 0). */
 #define SMPALT_VIRT_BASE 0xffffffff80000000
-
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1 << PAGE_SHIFT)
 
 /*
  * The image must fit in what Xen maps at boot before we map the rest: Xen

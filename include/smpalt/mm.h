@@ -2,7 +2,8 @@
 /*
  * mm.h - guest page tables (PV: Xen validates every update), the
  * shared_info mapping, read-only kernel text with a temporary writable
- * alias for the patcher, and the page allocator.
+ * alias for the patcher; the frames left over go to the page allocator
+ * (page_alloc.h).
  */
 #ifndef SMPALT_MM_H
 #define SMPALT_MM_H
@@ -72,26 +73,5 @@ int mm_text_write(void *dst, const void *src, size_t len);
 
 /* Serializing instruction after text writes. */
 void mm_text_sync(void);
-
-/* Page allocator: single 4 KiB pages, zeroed; NULL when out of memory. */
-void *page_alloc(void);
-void page_free(void *page);
-/*
- * Give the pages [first, end) back to the allocator, e.g. parts of the
- * image no longer needed.  Both ends page aligned (else nothing is freed),
- * every page mapped read-write at its frame's usual address
- * (SMPALT_VIRT_BASE + pfn * PAGE_SIZE, as mm.c maps all of memory but the
- * text) and no longer used by anyone.  Returns the number of pages freed.
- */
-unsigned long page_give_back(void *first, void *end);
-/*
- * n physically and virtually contiguous pages (stacks), zeroed, never
- * freed; NULL when the never-used frames run out.
- */
-void *page_alloc_contig(unsigned int n);
-/* Free pages left, for log lines. */
-unsigned long page_free_count(void);
-/* Hand [first, end) guest frames to the allocator (mm_init does). */
-void page_alloc_init(unsigned long first_pfn, unsigned long end_pfn);
 
 #endif /* SMPALT_MM_H */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * printk.h - formatted output to the PV console, with Linux-style levels.
+ * printk.h - formatted output, with Linux-style levels, to the sink the
+ * layers above registered (the PV console once it is up).
  *
  *   printk(KERN_ERR "evtchn: bind VIRQ %u failed: %d\n", virq, err);
  *
@@ -13,6 +14,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <smpalt/kernel.h>
 
@@ -35,6 +37,30 @@
 int printk(const char *fmt, ...) __printf(1, 2);
 int vprintk(const char *fmt, va_list ap);
 void printk_set_console_level(int level);
+
+/*
+ * Where messages go, registered at init by a higher layer: printk itself
+ * knows no device.  write() takes one whole message (it serializes writers
+ * itself); enter_panic_mode() and flush() may be NULL.
+ */
+struct printk_sink {
+	void (*write)(const char *s, size_t n);
+	/* Fatal path: never wait for a lock again (the holder may be dead). */
+	void (*enter_panic_mode)(void);
+	/* Wait until the output left the guest, up to timeout_ns: 0 or -errno.
+	 */
+	int (*flush)(uint64_t timeout_ns);
+};
+
+/* Replace the sink (the new one gets the messages from now on). */
+void printk_set_sink(const struct printk_sink *sink);
+
+/* The sink's enter_panic_mode() and flush(), if it has them (flush: 0). */
+void printk_enter_panic_mode(void);
+int printk_flush(uint64_t timeout_ns);
+
+/* How long shutdown and crash paths wait for the output to drain. */
+#define PRINTK_DRAIN_TIMEOUT_NS (2 * NSEC_PER_SEC)
 
 /*
  * Formatting: %d %i %u %x %X %o %c %s %p %%, with flags '-' '0' ' ' '+',

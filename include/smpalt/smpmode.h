@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * smpmode.h - the guest's side of the alternatives engine: the engine
- * instance over our own text, writing through mm_text_write(), and the
- * boot-time switch to UP with its self-test.
+ * smpmode.h - when the text may switch form (the policy over arch-xen's
+ * text.h): the VCPUOP_is_up gate, the refusal count, the log lines and the
+ * counters data/smpalt/ publishes; the boot-time switch to UP with its
+ * self-test.
  */
 #ifndef SMPALT_SMPMODE_H
 #define SMPALT_SMPMODE_H
@@ -11,7 +12,6 @@
 #include <stdint.h>
 
 #include <smpalt/alt_core.h>
-#include <smpalt/atomic.h>
 
 struct smpmode_result {
 	size_t sites; /* sites the switch rewrote */
@@ -40,11 +40,11 @@ uint64_t smpmode_refusals(void);
  */
 int smpmode_up_for_good(void);
 
-/* Patch a canary both ways and run it in each form; 0 if all good. */
+/*
+ * Patch a canary both ways (text_canary(), through smpmode_switch()) and
+ * run it in each form; 0 if all good.
+ */
 int smpmode_selftest(void);
-
-/* The canary (one lock site, one alternative_smp site): adds 3. */
-void smpmode_canary(atomic_t *counter);
 
 /* What the text holds now. */
 enum alt_mode smpmode_current(void);

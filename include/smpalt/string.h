@@ -18,11 +18,8 @@ size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
-char *strrchr(const char *s, int c);
 /* Copies at most size-1 bytes and always terminates; returns strlen(src). */
 size_t strlcpy(char *dst, const char *src, size_t size);
-/* Appends like strlcpy; returns the length it tried to create. */
-size_t strlcat(char *dst, const char *src, size_t size);
 /* Base 0 accepts 0x (hex) and leading 0 (octal) like the C library. */
 unsigned long strtoul(const char *s, char **end, int base);
 long strtol(const char *s, char **end, int base);

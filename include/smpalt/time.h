@@ -19,10 +19,21 @@ uint64_t time_now_ns(void);
  */
 int time_set_timer(uint64_t deadline_ns);
 
-/* Bind VIRQ_TIMER for the running vCPU and stop Xen's periodic tick. */
-int time_init_vcpu(void);
+/*
+ * Stop Xen's periodic tick on the running vCPU: timer events come only
+ * when time_set_timer() asks (the event channels bind VIRQ_TIMER).
+ */
+void time_init_vcpu(void);
 
-/* Sleep the running vCPU (thread context) for ns. */
+/*
+ * Sleep the running vCPU (thread context) for ns: blocks in the wait the
+ * event channels registered (until its timer fires past the deadline),
+ * spins before that.
+ */
 void time_sleep_ns(uint64_t ns);
+
+/* Block the running vCPU until deadline_ns or an event, whichever first. */
+typedef void (*time_wait_fn)(uint64_t deadline_ns);
+void time_set_wait(time_wait_fn wait);
 
 #endif /* SMPALT_TIME_H */

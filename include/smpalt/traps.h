@@ -27,15 +27,29 @@ struct trap_regs {
 	uint64_t rip, cs, rflags, rsp, ss;
 };
 
+/* vCPU 0 at boot, once vcpu_self() works: panic() halts through us. */
+void traps_boot_init(void);
+
 /* Install the trap table of the running vCPU. */
 int traps_init_vcpu(void);
 
+/*
+ * Register the running vCPU's event upcall and failsafe callbacks with
+ * Xen (entry.S's hyp_event_callback, hyp_failsafe_callback).
+ */
+int traps_init_callbacks(void);
+
+/*
+ * What the event upcall runs, events masked: the event-channel driver's
+ * dispatch, registered before any vCPU unmasks events.
+ */
+typedef void (*trap_upcall_fn)(void);
+void traps_set_upcall(trap_upcall_fn fn);
+
 /* Called from entry.S. */
 void trap_handle(struct trap_regs *regs);
+void trap_upcall(struct trap_regs *regs);
 void trap_failsafe(void);
-
-/* Dump the caller's registers-free backtrace, from its frame pointer. */
-void trap_print_backtrace(uintptr_t rbp);
 
 #endif /* __ASSEMBLY__ */
 #endif /* SMPALT_TRAPS_H */

@@ -34,10 +34,9 @@ struct vcpu_local {
 	uintptr_t stack_lo, stack_hi;
 	/* Nesting depth of the fatal trap path (a fault while dumping). */
 	unsigned int trap_depth;
-	/* VIRQ_TIMER for this vCPU; set by time_init_vcpu(). */
+	/* VIRQ_TIMER for this vCPU; set by evtchn_init_vcpu(). */
 	evtchn_port_t timer_port;
-	/* Secondaries: the port vCPU 0 kicks them through (EVTCHNOP_bind_ipi).
-	 */
+	/* Secondaries: the port vCPU 0 kicks them through (evtchn_bind_ipi). */
 	evtchn_port_t ipi_port;
 	/* Written by vCPU 0, read by the secondary: "go offline". */
 	volatile bool down_requested;
@@ -86,7 +85,6 @@ static inline struct vcpu_info *vcpu_info_self(void)
 unsigned long vcpu_events_mask(void);
 void vcpu_events_restore(unsigned long was_masked);
 void vcpu_events_unmask(void);
-bool vcpu_events_masked(void);
 
 /*
  * Sleep until an event arrives.  Call with events masked after finding
@@ -100,6 +98,10 @@ void vcpu_block(void);
  */
 extern unsigned int vcpu_max;
 unsigned int vcpu_probe_max(void);
+
+/* Xen's word on vCPU id (VCPUOP_is_up): 1 up, 0 down, -errno if it cannot say.
+ */
+long vcpu_xen_is_up(unsigned int id);
 
 /*
  * Secondary vCPUs, driven by vCPU 0 only.  All return 0 or -errno and log
@@ -123,6 +125,27 @@ int vcpu_wait_down(unsigned int id);
 bool vcpu_usable(unsigned int id);
 /* Wake a secondary from its idle block (an IPI event). */
 void vcpu_kick(unsigned int id);
+
+/*
+ * Hooks the layers above register at init, before the first VCPUOP_up.
+ *
+ * vcpu_set_start_hook(): run on each secondary as it comes up, events
+ * masked, after its trap table, callbacks and timer mode are set: the
+ * event channels bind its ports there.  0 or -errno (the vCPU panics).
+ *
+ * vcpu_set_idle_work(): what a secondary's idle loop runs between looks at
+ * its down request: run_batch() runs one batch and says whether there was
+ * any; pending() says whether work waits (asked with events masked, so a
+ * kick after it still wakes the block).  Without it the vCPU only blocks.
+ */
+typedef int (*vcpu_start_fn)(struct vcpu_local *self);
+void vcpu_set_start_hook(vcpu_start_fn start);
+
+struct vcpu_idle_work {
+	bool (*run_batch)(void);
+	bool (*pending)(void);
+};
+void vcpu_set_idle_work(const struct vcpu_idle_work *work);
 
 /* Entered from head.S on a new secondary's own stack, %rdi = its id. */
 void __attribute__((noreturn)) vcpu_secondary_main(unsigned int id);

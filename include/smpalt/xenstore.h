@@ -12,16 +12,16 @@
  * event handler should set a flag or wake the vCPU 0 work loop, which then
  * calls xenstore_poll()).
  *
- * Errors are -errno values from Xen's public <xen/errno.h> (-XEN_ENOENT,
- * -XEN_EAGAIN, ...). The client logs every failure once, naming the key,
+ * Errors are -errno values (<smpalt/errno.h>: -ENOENT,
+ * -EAGAIN, ...). The client logs every failure once, naming the key,
  * through xenstore_platform_log(), except the answers a caller is expected to
- * handle itself: -XEN_ENOENT from xenstore_read/xenstore_rm/xenstore_directory and
- * -XEN_EAGAIN from xenstore_transaction_end(). Callers must not log the other
+ * handle itself: -ENOENT from xenstore_read/xenstore_rm/xenstore_directory and
+ * -EAGAIN from xenstore_transaction_end(). Callers must not log the other
  * errors again.
  *
- * Freestanding: the implementation uses only <stdint.h>, <stddef.h>,
- * <stdbool.h>, the Xen public headers and memcpy/memset (through
- * __builtin_memcpy/__builtin_memset), which the guest provides.
+ * The implementation uses only the Xen public headers and the guest's own
+ * <smpalt/string.h>, <smpalt/barrier.h> and <smpalt/errno.h>, which serve
+ * the host tests too (there the C library provides the string functions).
  */
 #ifndef SMPALT_XENSTORE_H
 #define SMPALT_XENSTORE_H
@@ -31,22 +31,23 @@
 #include <stdint.h>
 
 #include <xen/xen.h>
-#include <xen/errno.h>
 #include <xen/event_channel.h>
 #include <xen/io/xs_wire.h>
+
+#include <smpalt/errno.h>
 
 /* A transaction id as xenstored hands it out; 0 means "no transaction". */
 typedef uint32_t xenstore_transaction_t;
 #define XS_TRANSACTION_NONE ((xenstore_transaction_t)0)
 
 /*
- * Watch events waiting for xenstore_next_watch(). On overflow the oldest event is
- * dropped and xenstore_watch_take_dropped() reports it.
+ * Watch events waiting for xenstore_next_watch(). On overflow the oldest event
+ * is dropped and xenstore_watch_take_dropped() reports it.
  */
 #define XS_WATCH_QUEUE_LEN 32
 /* Largest watch event kept (path, NUL, token, NUL); longer ones are dropped. */
 #define XS_WATCH_EVENT_MAX 256
-/* Attempts xenstore_transaction_run() makes before giving up with -XEN_EAGAIN. */
+/* Attempts xenstore_transaction_run() makes before giving up with -EAGAIN. */
 #define XS_TRANSACTION_ATTEMPTS 8
 
 /*
@@ -54,14 +55,12 @@ typedef uint32_t xenstore_transaction_t;
  * fake xenstored).
  *
  * xenstore_platform_notify: send an event on @port (EVTCHNOP_send).
- * xenstore_platform_wait:   block until @port may have fired, then return. It may
- *                     return spuriously. It must consume the pending event
- *                     (clear the pending bit) before returning, with a
- *                     locked/serializing operation, so that the ring state
- *                     the client reads afterwards is at least as new as the
- *                     event: otherwise a wake-up can be lost.
- * xenstore_platform_log:    log one line (no trailing newline needed). The client
- *                     uses only %s, %u, %d and %x conversions.
+ * xenstore_platform_wait:   block until @port may have fired, then return. It
+ * may return spuriously. It must consume the pending event (clear the pending
+ * bit) before returning, with a locked/serializing operation, so that the ring
+ * state the client reads afterwards is at least as new as the event: otherwise
+ * a wake-up can be lost. xenstore_platform_log:    log one line (no trailing
+ * newline needed). The client uses only %s, %u, %d and %x conversions.
  */
 void xenstore_platform_notify(evtchn_port_t port);
 void xenstore_platform_wait(evtchn_port_t port);
@@ -72,18 +71,20 @@ void xenstore_platform_log(const char *fmt, ...)
  * Attach the client to the ring page and event channel from start_info
  * (store_mfn mapped, store_evtchn). Resets all client state (watch queue,
  * dropped flag, request ids). Stale replies left in the response ring are
- * discarded. Returns 0 or -XEN_EINVAL if @ring is NULL.
+ * discarded. Returns 0 or -EINVAL if @ring is NULL.
  */
 int xenstore_init(struct xenstore_domain_interface *ring, evtchn_port_t port);
 
 /*
  * Read @path into @buf (NUL-terminated). Returns the value's length
- * (without the NUL) or -errno; -XEN_ERANGE if @len cannot hold value + NUL.
+ * (without the NUL) or -errno; -ERANGE if @len cannot hold value + NUL.
  */
-int xenstore_read(xenstore_transaction_t t, const char *path, char *buf, size_t len);
+int xenstore_read(xenstore_transaction_t t, const char *path, char *buf,
+		  size_t len);
 
 /* Write @value to @path (created if needed). Returns 0 or -errno. */
-int xenstore_write(xenstore_transaction_t t, const char *path, const char *value);
+int xenstore_write(xenstore_transaction_t t, const char *path,
+		   const char *value);
 
 /* Remove @path and everything below it. Returns 0 or -errno. */
 int xenstore_rm(xenstore_transaction_t t, const char *path);
@@ -91,11 +92,11 @@ int xenstore_rm(xenstore_transaction_t t, const char *path);
 /*
  * List the children of @path into @buf as NUL-terminated names one after
  * the other ("0\0" "1\0" ...); *@count receives the number of names.
- * Returns the number of bytes used in @buf or -errno; -XEN_ERANGE if @len
+ * Returns the number of bytes used in @buf or -errno; -ERANGE if @len
  * is too small.
  */
-int xenstore_directory(xenstore_transaction_t t, const char *path, char *buf, size_t len,
-		 unsigned *count);
+int xenstore_directory(xenstore_transaction_t t, const char *path, char *buf,
+		       size_t len, unsigned *count);
 
 /*
  * Watch @path and everything below it. xenstored fires one event at once
@@ -108,25 +109,26 @@ int xenstore_unwatch(const char *path, const char *token);
 int xenstore_transaction_start(xenstore_transaction_t *t);
 /*
  * Commit (@abort false) or abandon (@abort true) transaction @t.
- * Returns -XEN_EAGAIN when xenstored refused the commit because of a
+ * Returns -EAGAIN when xenstored refused the commit because of a
  * conflicting change: the whole transaction must be run again.
  */
 int xenstore_transaction_end(xenstore_transaction_t t, bool abort);
 
 /*
- * Run @fn inside a transaction, retried on -XEN_EAGAIN from the commit at
+ * Run @fn inside a transaction, retried on -EAGAIN from the commit at
  * most XS_TRANSACTION_ATTEMPTS times in all (each retry logged with @what).
  * If @fn returns an error the transaction is abandoned and the error
- * returned (@fn logs it). Returns 0, -XEN_EAGAIN when every attempt
+ * returned (@fn logs it). Returns 0, -EAGAIN when every attempt
  * conflicted, or another -errno.
  */
 typedef int (*xenstore_transaction_fn)(xenstore_transaction_t t, void *arg);
-int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn, void *arg);
+int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn,
+			     void *arg);
 
 /*
  * Dequeue one watch event without blocking (responses already in the ring
  * are taken in first). Returns 1 and fills @path and @token (NUL-terminated)
- * if there was one, 0 if none, -XEN_ERANGE if a buffer was too small (the
+ * if there was one, 0 if none, -ERANGE if a buffer was too small (the
  * event is consumed and counted as dropped, so xenstore_watch_take_dropped()
  * then tells the caller to re-read everything).
  */

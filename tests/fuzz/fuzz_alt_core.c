@@ -36,7 +36,7 @@
 #define SAVE_LEN (MAX_SMP * UINT8_MAX)
 #define FAIL_AT_MAX 8
 #define FEATURES 8
-#define WRITE_FAILED (-ALT_EINVAL)
+#define WRITE_FAILED (-EINVAL)
 #define REPL_IN_TEXT 0xe0
 
 static uint8_t buf[GUARD + TEXT_LEN + GUARD];
@@ -209,7 +209,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_feature_site(&feat[i], before, mask);
 	memcpy(before, buf, sizeof(buf));
 	if (alt_apply_features(&e, fuzz_has_feature, &mask, &rep) !=
-		    -ALT_EALREADY ||
+		    -EALREADY ||
 	    memcmp(before, buf, sizeof(buf)))
 		abort(); /* a second call writes nothing */
 
@@ -246,7 +246,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (alt_init(&once, &t, &ops, NULL, 0, &rep) ||
 	    alt_apply_up_once(&once, &freeable, &rep) ||
 	    memcmp(up, buf, sizeof(buf)) ||
-	    alt_switch(&once, ALT_MODE_SMP, &rep) != -ALT_ESTALE)
+	    alt_switch(&once, ALT_MODE_SMP, &rep) != -ESTALE)
 		abort();
 	return 0;
 }

@@ -24,12 +24,6 @@
  */
 extern const uint8_t alt_ref_nops[ALT_NOP_MAX_LEN + 1][ALT_NOP_MAX_LEN];
 
-/* The engine's own error names are the C library's numbers. */
-_Static_assert(ALT_EINVAL == EINVAL, "EINVAL");
-_Static_assert(ALT_ENOSPC == ENOSPC, "ENOSPC");
-_Static_assert(ALT_EALREADY == EALREADY, "EALREADY");
-_Static_assert(ALT_ESTALE == ESTALE, "ESTALE");
-
 /* Runs one group; adds its test count to *total, returns failures. */
 typedef int (*alt_group_fn)(size_t *total);
 

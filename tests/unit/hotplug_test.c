@@ -188,11 +188,11 @@ static void maxvcpus_outside_1_to_32_is_einval(void **state)
 	(void)state;
 	assert_int_equal(
 		hotplug_target(0, BIT(0), avail, collect, &reports, &t),
-		-XEN_EINVAL);
+		-EINVAL);
 	assert_int_equal(t, BIT(0));
 	assert_int_equal(hotplug_target(33, BIT(0) | BIT(5), avail, collect,
 					&reports, &t),
-			 -XEN_EINVAL);
+			 -EINVAL);
 	assert_int_equal(t, BIT(0) | BIT(5));
 	assert_int_equal(reports.n, 0);
 }
@@ -205,7 +205,7 @@ static void online_bits_at_or_beyond_maxvcpus_are_einval(void **state)
 	(void)state;
 	assert_int_equal(hotplug_target(2, BIT(0) | BIT(2), avail, collect,
 					&reports, &t),
-			 -XEN_EINVAL);
+			 -EINVAL);
 	assert_int_equal(t, BIT(0));
 }
 
@@ -236,7 +236,7 @@ static void avail_path_names_the_key_to_read(void **state)
 		(int)strlen("cpu/7/availability"));
 	assert_int_equal(
 		hotplug_avail_path(7, buf, sizeof("cpu/7/availability") - 1),
-		-XEN_ERANGE);
+		-ERANGE);
 }
 
 /* ---- ids and directory listings ------------------------------------- */
@@ -268,7 +268,7 @@ static void non_numeric_names_are_einval_and_reported(void **state)
 
 		assert_int_equal(hotplug_parse_vcpu_id(bad[i], strlen(bad[i]),
 						       32, collect, &reports),
-				 -XEN_EINVAL);
+				 -EINVAL);
 		snprintf(key, sizeof(key), "cpu/%s", bad[i]);
 		expect_report(i, HOTPLUG_BAD_NAME, key, NULL);
 	}
@@ -281,14 +281,14 @@ static void ids_at_or_beyond_maxvcpus_are_erange_and_reported(void **state)
 
 	(void)state;
 	assert_int_equal(hotplug_parse_vcpu_id("4", 1, 4, collect, &reports),
-			 -XEN_ERANGE);
+			 -ERANGE);
 	assert_int_equal(hotplug_parse_vcpu_id("32", 2, 32, collect, &reports),
-			 -XEN_ERANGE);
+			 -ERANGE);
 	assert_int_equal(hotplug_parse_vcpu_id("1", 1, 1, collect, &reports),
-			 -XEN_ERANGE);
+			 -ERANGE);
 	assert_int_equal(hotplug_parse_vcpu_id(huge, strlen(huge), 32, collect,
 					       &reports),
-			 -XEN_ERANGE);
+			 -ERANGE);
 	assert_int_equal(reports.n, 4);
 	expect_report(0, HOTPLUG_ID_BEYOND_MAX, "cpu/4", NULL);
 	expect_report(1, HOTPLUG_ID_BEYOND_MAX, "cpu/32", NULL);
@@ -306,7 +306,7 @@ static void overlong_names_are_cut_in_the_reported_key(void **state)
 	name[sizeof(name) - 1] = '\0';
 	assert_int_equal(
 		hotplug_parse_vcpu_id(name, strlen(name), 4, collect, &reports),
-		-XEN_EINVAL);
+		-EINVAL);
 	assert_int_equal(strlen(reports.r[0].key), HOTPLUG_KEY_MAX - 1);
 	assert_memory_equal(reports.r[0].key, "cpu/xxx", 7);
 }
@@ -517,7 +517,7 @@ static void up_text_with_secondaries_online_takes_them_down_first(void **state)
 	/* Only vCPU 0 wanted: down and confirmed, the text is UP already. */
 	assert_int_equal(
 		hotplug_plan(BIT(0) | BIT(1) | BIT(2), BIT(0), false, &p),
-		-XEN_EAGAIN);
+		-EAGAIN);
 	EXPECT_PLAN(&p, {HOTPLUG_VCPU_DOWN, 1}, {HOTPLUG_VCPU_DOWN, 2},
 		    {HOTPLUG_WAIT_DOWN, 1}, {HOTPLUG_WAIT_DOWN, 2});
 }
@@ -531,7 +531,7 @@ up_text_with_secondaries_wanted_downs_switches_then_ups(void **state)
 	/* vCPU 1 stays wanted: it goes down too, then comes back on SMP. */
 	assert_int_equal(hotplug_plan(BIT(0) | BIT(1), BIT(0) | BIT(1) | BIT(3),
 				      false, &p),
-			 -XEN_EAGAIN);
+			 -EAGAIN);
 	EXPECT_PLAN(&p, {HOTPLUG_VCPU_DOWN, 1}, {HOTPLUG_WAIT_DOWN, 1},
 		    {HOTPLUG_SWITCH_TO_SMP, 0}, {HOTPLUG_VCPU_UP, 1},
 		    {HOTPLUG_VCPU_UP, 3});
@@ -542,7 +542,7 @@ static void up_text_with_all_32_online_and_wanted_fits_in_a_plan(void **state)
 	struct hotplug_plan p;
 
 	(void)state;
-	assert_int_equal(hotplug_plan(ALL_32, ALL_32, false, &p), -XEN_EAGAIN);
+	assert_int_equal(hotplug_plan(ALL_32, ALL_32, false, &p), -EAGAIN);
 	assert_int_equal(p.nr_steps, 31 + 31 + 1 + 31);
 	assert_true(p.nr_steps <= HOTPLUG_PLAN_MAX_STEPS);
 	assert_int_equal(p.steps[61].action, HOTPLUG_WAIT_DOWN);
@@ -579,7 +579,7 @@ static void every_plan_switches_only_with_vcpu0_alone(void **state)
 				unsigned i;
 
 				assert_int_equal(rc,
-						 !smp && cur ? -XEN_EAGAIN : 0);
+						 !smp && cur ? -EAGAIN : 0);
 				for (i = 0; i < p.nr_steps; i++) {
 					const struct hotplug_step *s =
 						&p.steps[i];

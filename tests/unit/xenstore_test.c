@@ -509,7 +509,7 @@ static void read_of_a_missing_key_returns_enoent_without_logging(void **state)
 
 	(void)state;
 	assert_int_equal(xenstore_read(0, "cpu/9/availability", buf, sizeof(buf)),
-			 -XEN_ENOENT);
+			 -ENOENT);
 	assert_string_equal(buf, "untouched");
 	assert_int_equal(fake.log_lines, 0);
 }
@@ -532,7 +532,7 @@ read_into_a_too_small_buffer_returns_erange_and_logs_the_key(void **state)
 	(void)state;
 	assert_int_equal(xenstore_write(0, "control/smpalt/phase", "busy"), 0);
 	assert_int_equal(xenstore_read(0, "control/smpalt/phase", buf, sizeof(buf)),
-			 -XEN_ERANGE);
+			 -ERANGE);
 	assert_int_equal(fake.log_lines, 1);
 	assert_non_null(strstr(fake.log, "control/smpalt/phase"));
 }
@@ -546,15 +546,15 @@ static void rm_removes_the_key_and_everything_below(void **state)
 	assert_int_equal(xenstore_write(0, "cpu/1/other", "x"), 0);
 	assert_int_equal(xenstore_rm(0, "cpu/1"), 0);
 	assert_int_equal(xenstore_read(0, "cpu/1/availability", buf, sizeof(buf)),
-			 -XEN_ENOENT);
+			 -ENOENT);
 	assert_int_equal(xenstore_read(0, "cpu/1/other", buf, sizeof(buf)),
-			 -XEN_ENOENT);
+			 -ENOENT);
 }
 
 static void rm_of_a_missing_key_returns_enoent(void **state)
 {
 	(void)state;
-	assert_int_equal(xenstore_rm(0, "nothing/here"), -XEN_ENOENT);
+	assert_int_equal(xenstore_rm(0, "nothing/here"), -ENOENT);
 	assert_int_equal(fake.log_lines, 0);
 }
 
@@ -599,7 +599,7 @@ static void directory_of_a_missing_path_returns_enoent(void **state)
 
 	(void)state;
 	assert_int_equal(xenstore_directory(0, "cpu", buf, sizeof(buf), &count),
-			 -XEN_ENOENT);
+			 -ENOENT);
 	assert_int_equal(count, 0);
 }
 
@@ -612,7 +612,7 @@ static void directory_too_big_for_the_buffer_returns_erange(void **state)
 	assert_int_equal(xenstore_write(0, "cpu/10/availability", "online"), 0);
 	assert_int_equal(xenstore_write(0, "cpu/11/availability", "online"), 0);
 	assert_int_equal(xenstore_directory(0, "cpu", buf, sizeof(buf), &count),
-			 -XEN_ERANGE);
+			 -ERANGE);
 	assert_non_null(strstr(fake.log, "cpu"));
 }
 
@@ -624,10 +624,10 @@ static void xenstored_error_strings_map_to_negative_errno(void **state)
 		const char *name;
 		int err;
 	} map[] = {
-		{"EACCES", XEN_EACCES}, {"EINVAL", XEN_EINVAL},
-		{"EAGAIN", XEN_EAGAIN}, {"E2BIG", XEN_E2BIG},
-		{"EEXIST", XEN_EEXIST}, {"ENOSPC", XEN_ENOSPC},
-		{"EPERM", XEN_EPERM},	{"EQUOTA-ISH", XEN_EIO},
+		{"EACCES", EACCES}, {"EINVAL", EINVAL},
+		{"EAGAIN", EAGAIN}, {"E2BIG", E2BIG},
+		{"EEXIST", EEXIST}, {"ENOSPC", ENOSPC},
+		{"EPERM", EPERM},	{"EQUOTA-ISH", EIO},
 	};
 	size_t i;
 
@@ -642,7 +642,7 @@ static void a_failed_write_is_logged_once_naming_the_key(void **state)
 {
 	(void)state;
 	fake.force_error = "EACCES";
-	assert_int_equal(xenstore_write(0, "data/smpalt/online", "2"), -XEN_EACCES);
+	assert_int_equal(xenstore_write(0, "data/smpalt/online", "2"), -EACCES);
 	assert_int_equal(fake.log_lines, 1);
 	assert_non_null(strstr(fake.log, "data/smpalt/online"));
 	assert_non_null(strstr(fake.log, "EACCES"));
@@ -655,7 +655,7 @@ static void oversize_write_is_rejected_with_e2big_and_nothing_sent(void **state)
 	(void)state;
 	memset(big, 'v', XENSTORE_PAYLOAD_MAX);
 	/* "k" NUL value: 2 + 4096 bytes, over the limit. */
-	assert_int_equal(xenstore_write(0, "k", big), -XEN_E2BIG);
+	assert_int_equal(xenstore_write(0, "k", big), -E2BIG);
 	assert_int_equal(fake.req_bytes, 0);
 	assert_int_equal(fake.notifies, 0);
 	assert_int_equal(fake.ring.req_prod, 0);
@@ -669,7 +669,7 @@ static void oversize_path_is_rejected_with_e2big_and_nothing_sent(void **state)
 
 	(void)state;
 	memset(path, 'p', sizeof(path) - 1);
-	assert_int_equal(xenstore_read(0, path, buf, sizeof(buf)), -XEN_E2BIG);
+	assert_int_equal(xenstore_read(0, path, buf, sizeof(buf)), -E2BIG);
 	assert_int_equal(fake.req_bytes, 0);
 }
 
@@ -800,8 +800,8 @@ static void init_discards_stale_responses_and_rejects_no_ring(void **state)
 	assert_int_equal(fake.ring.rsp_cons, fake.ring.rsp_prod);
 	assert_int_equal(xenstore_write(0, "k", "v"), 0);
 	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), 1);
-	assert_int_equal(xenstore_init(NULL, FAKE_PORT), -XEN_EINVAL);
-	assert_int_equal(xenstore_write(0, "k", "v"), -XEN_ENOTCONN);
+	assert_int_equal(xenstore_init(NULL, FAKE_PORT), -EINVAL);
+	assert_int_equal(xenstore_write(0, "k", "v"), -ENOTCONN);
 }
 
 static void
@@ -834,11 +834,11 @@ broken_response_indices_fail_requests_with_eio_logged_once(void **state)
 	(void)state;
 	assert_int_equal(xenstore_write(0, "k", "v"), 0);
 	fake.corrupt_rsp_prod = true;
-	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -EIO);
 	assert_non_null(strstr(fake.log, "exceed the ring size"));
 	/* Later requests are not even sent. */
 	fake.req_bytes = 0;
-	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -EIO);
 	assert_int_equal(fake.req_bytes, 0);
 	assert_int_equal(fake.log_lines, 3); /* 1 ring + 1 per request */
 }
@@ -851,7 +851,7 @@ oversize_reply_is_discarded_with_eio_and_the_stream_recovers(void **state)
 	(void)state;
 	assert_int_equal(xenstore_write(0, "k", "v"), 0);
 	fake.oversize_reply = true;
-	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -XEN_EIO);
+	assert_int_equal(xenstore_read(0, "k", buf, sizeof(buf)), -EIO);
 	assert_int_equal(fake.log_lines, 1);
 	assert_non_null(strstr(fake.log, "limit"));
 	fake.oversize_reply = false;
@@ -980,7 +980,7 @@ next_watch_with_a_small_buffer_returns_erange_and_flags_drop(void **state)
 	fake_emit_event("cpu/3/availability", "hotplug");
 	fake_flush();
 	assert_int_equal(xenstore_next_watch(p, sizeof(p), t, sizeof(t)),
-			 -XEN_ERANGE);
+			 -ERANGE);
 	assert_true(xenstore_watch_take_dropped());
 	expect_no_event();
 }
@@ -1056,7 +1056,7 @@ transaction_end_returns_eagain_on_conflict_without_logging(void **state)
 	(void)state;
 	fake.tx_end_eagain = 1;
 	assert_int_equal(xenstore_transaction_start(&t), 0);
-	assert_int_equal(xenstore_transaction_end(t, false), -XEN_EAGAIN);
+	assert_int_equal(xenstore_transaction_end(t, false), -EAGAIN);
 	assert_int_equal(fake.log_lines, 0);
 }
 
@@ -1084,18 +1084,18 @@ transaction_run_gives_up_after_a_bounded_number_of_attempts(void **state)
 	(void)state;
 	fake.tx_end_eagain = 1000;
 	assert_int_equal(xenstore_transaction_run("storm", tx_write_two, &job),
-			 -XEN_EAGAIN);
+			 -EAGAIN);
 	assert_int_equal(job.calls, XS_TRANSACTION_ATTEMPTS);
 	assert_non_null(strstr(fake.log, "gave up"));
 }
 
 static void transaction_run_abandons_when_the_function_fails(void **state)
 {
-	struct tx_job job = {.fail_with = -XEN_EINVAL};
+	struct tx_job job = {.fail_with = -EINVAL};
 
 	(void)state;
 	assert_int_equal(xenstore_transaction_run("bad", tx_write_two, &job),
-			 -XEN_EINVAL);
+			 -EINVAL);
 	assert_int_equal(job.calls, 1);
 	assert_int_equal(fake.last_hdr.type, XS_TRANSACTION_END);
 	assert_string_equal(fake.last_body, "F");
