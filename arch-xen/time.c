@@ -6,8 +6,16 @@
  * vcpu_info of shared_info; now = system_time + scaled(rdtsc - timestamp).
  * Xen rewrites the record on this same vCPU (when it is scheduled), making
  * version odd meanwhile: read until an even, unchanged version is seen.
+ *
+ * Each vCPU extrapolates from its own record, and Xen re-bases a record
+ * from its platform timer when it recalibrates: the new record can start
+ * below what the old one extrapolated to (seen here under TCG on a busy
+ * host, by hundreds of microseconds).  Like Linux's pvclock, the kernel's
+ * clock never goes back: a reading below the latest one returns the
+ * latest one.
  */
 #include <smpalt/time.h>
+#include <smpalt/atomic.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
 #include <smpalt/printk.h>
@@ -25,7 +33,10 @@ static inline uint64_t time_rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-uint64_t time_now_ns(void)
+/* The latest time any vCPU has returned. */
+static atomic64_t time_latest;
+
+static uint64_t time_record_ns(void)
 {
 	const volatile struct vcpu_time_info *t = &vcpu_info_self()->time;
 	uint64_t tsc, stamp, sys, delta;
@@ -52,6 +63,22 @@ uint64_t time_now_ns(void)
 		delta >>= -shift;
 	return sys + (uint64_t)(((unsigned __int128)delta * mul) >>
 				TIME_MUL_FRAC_BITS);
+}
+
+uint64_t time_now_ns(void)
+{
+	uint64_t now = time_record_ns();
+	int64_t latest = atomic64_read(&time_latest);
+
+	while ((uint64_t)latest < now) {
+		int64_t seen =
+			atomic64_cmpxchg(&time_latest, latest, (int64_t)now);
+
+		if (seen == latest)
+			return now;
+		latest = seen;
+	}
+	return (uint64_t)latest;
 }
 
 int time_set_timer(uint64_t deadline_ns)
