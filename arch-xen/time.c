@@ -36,7 +36,7 @@ static inline uint64_t time_rdtsc(void)
 /* The latest time any vCPU has returned. */
 static atomic64_t time_latest;
 
-static uint64_t time_record_ns(void)
+uint64_t time_local_ns(uint32_t *version_out)
 {
 	const volatile struct vcpu_time_info *t = &vcpu_info_self()->time;
 	uint64_t tsc, stamp, sys, delta;
@@ -55,6 +55,7 @@ static uint64_t time_record_ns(void)
 		/* ... and the fields before checking the version again. */
 		__asm__ __volatile__("" ::: "memory");
 	} while ((version & 1) || version != t->version);
+	*version_out = version;
 
 	delta = tsc - stamp;
 	if (shift >= 0)
@@ -67,7 +68,8 @@ static uint64_t time_record_ns(void)
 
 uint64_t time_now_ns(void)
 {
-	uint64_t now = time_record_ns();
+	uint32_t version;
+	uint64_t now = time_local_ns(&version);
 	int64_t latest = atomic64_read(&time_latest);
 
 	while ((uint64_t)latest < now) {

@@ -14,6 +14,15 @@
 uint64_t time_now_ns(void);
 
 /*
+ * This vCPU's own reading of Xen's record, as it stands, with the record's
+ * version in *version: two readings under the same version come from one
+ * linear extrapolation, so their difference is exact (what a benchmark
+ * wants); across versions it may even be negative.  time_now_ns() is the
+ * clock that never goes back.
+ */
+uint64_t time_local_ns(uint32_t *version);
+
+/*
  * Arm the running vCPU's one-shot timer for absolute time deadline_ns
  * (VIRQ_TIMER fires then; a deadline in the past fires at once).
  */
