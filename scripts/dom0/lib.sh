@@ -35,10 +35,14 @@ now_cs() {
 	sed -E 's/^([0-9]+)\.([0-9][0-9]).*/\1\2/' /proc/uptime
 }
 
+# cs_to_s CS: centiseconds as seconds with two decimals ("12.34").
+cs_to_s() {
+	printf '%d.%02d' $(($1 / CS_PER_SEC)) $(($1 % CS_PER_SEC))
+}
+
 # Seconds with two decimals between a now_cs value and now.
 since() {
-	local d=$(($(now_cs) - $1))
-	printf '%d.%02d' $((d / 100)) $((d % 100))
+	cs_to_s $(($(now_cs) - $1))
 }
 
 # deadline_cs SECONDS: the now_cs value SECONDS from now. Waits compare
@@ -94,6 +98,21 @@ guest_create() {
 		fail "xl create failed"
 	DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "xl domid $GUEST failed after create"
 	log "created $GUEST as domain $DOMID in $(since "$CREATE_CS") s"
+}
+
+# The console line the guest prints once it serves xenstore (kernel/main.c).
+GUEST_READY="smpalt: ready"
+
+# guest_boot TIMEOUT [xl key=value ...]: require_guest, guest_create with
+# the extra xl config, then wait up to TIMEOUT seconds for GUEST_READY on
+# the console; the scenario fails if it does not come.
+guest_boot() {
+	local timeout=$1
+	shift
+	require_guest
+	guest_create "$@"
+	wait_for_console "$GUEST_READY" "$timeout" ||
+		fail "no '$GUEST_READY' within ${timeout}s"
 }
 
 # guest_destroy: keep the guest's xenstore home in the scenario log, then
@@ -558,6 +577,80 @@ start_workload() {
 	note "workload: demand $1, throughput $t items/s"
 }
 
+# boot_under_load DEMAND BOOT_TIMEOUT STEP_TIMEOUT WORKLOAD_TIMEOUT
+#                 [xl key=value ...]:
+# the start of a hotplug scenario: guest_boot (vcpus=1 from the config),
+# data/smpalt/online 1, start_workload DEMAND, switches 0 and mode up (no
+# switch since the boot's own), Xen agreeing (check_xen_view "after boot").
+# Fails the scenario at the first of these that does not happen within its
+# limit. Sets MODE, SWITCHES and LAST_NS (read_switch_state), XEN_ONLINE.
+boot_under_load() {
+	local demand=$1 boot_timeout=$2 step_timeout=$3 workload_timeout=$4
+	shift 4
+	guest_boot "$boot_timeout" "$@"
+	wait_online 1 "$step_timeout" ||
+		fail "online is '$ONLINE' after boot, expected 1"
+	start_workload "$demand" "$workload_timeout" ||
+		fail "demand $demand: throughput never became positive"
+	read_switch_state 0 "" "$step_timeout" ||
+		fail "after boot: switches is '$SWITCHES', expected 0"
+	[ "$MODE" = up ] || fail "after boot: mode is '$MODE', expected up"
+	check_xen_view "after boot"
+}
+
+# vcpu_set_step COUNT SWITCHES LAST_NS TIMEOUT [WHAT]: vcpu_set COUNT, then
+# wait_step COUNT SWITCHES LAST_NS TIMEOUT (LAST_NS empty: no new switch
+# duration awaited), and the mode must fit COUNT. Fails the scenario, its
+# messages starting with WHAT (default "vcpu-set COUNT"). Sets STEP_MS
+# (from the call to the first read that showed online=COUNT), ONLINE,
+# MODE, SWITCHES and LAST_NS.
+vcpu_set_step() {
+	local n=$1 sw=$2 old_ns=$3 timeout=$4 what="${5:-vcpu-set $1}" start
+	start=$(uptime_cs)
+	vcpu_set "$n" || fail "$what: xl vcpu-set $GUEST $n failed"
+	wait_step "$n" "$sw" "$old_ns" "$timeout" ||
+		fail "$what: after ${timeout}s online='$ONLINE' mode='$MODE' switches='$SWITCHES' last-switch-ns='$LAST_NS', expected online $n, switches $sw${old_ns:+ and a new duration}"
+	STEP_MS=$(((SEEN_CS - start) * CS_TO_MS))
+	[ "$MODE" = "$(mode_for "$n")" ] ||
+		fail "$what: online=$n but mode is '$MODE', expected $(mode_for "$n")"
+}
+
+# expect_guest_state WHAT ONLINE MODE SWITCHES: the domain runs and the
+# guest publishes exactly these (one read); fails the scenario otherwise.
+expect_guest_state() {
+	local what=$1 vals
+	guest_running || fail "after $what: domain state '$(domain_state)'"
+	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
+		data/smpalt/switches)
+	# shellcheck disable=SC2086 # three words on purpose
+	set -- "$@" $vals
+	[ "${5:-}" = "$2" ] && [ "${6:-}" = "$3" ] && [ "${7:-}" = "$4" ] ||
+		fail "after $what: online='${5:-}' mode='${6:-}' switches='${7:-}', expected $2 $3 $4"
+	log "after $what: running, online=$2 mode=$3 switches=$4"
+}
+
+# check_switch_parity GROWN CHANGES MODE: after vcpu-set calls that asked
+# for CHANGES mode changes from UP text, switches grew by GROWN: at most
+# CHANGES (calls overtaken by later ones may be skipped) and odd exactly
+# when the final MODE is smp. Fails the scenario otherwise.
+check_switch_parity() {
+	local grown=$1 changes=$2 mode=$3 parity=1
+	[ "$grown" -le "$changes" ] ||
+		fail "switches grew by $grown, more than the $changes mode changes requested"
+	[ "$mode" != up ] || parity=0
+	[ $((grown % 2)) -eq $parity ] ||
+		fail "switches grew by $grown: odd/even does not fit a final mode of $mode"
+}
+
+# counters_ok [WHAT] [TIMEOUT]: check_counters must answer ok with items > 0
+# (the workload ran); fails the scenario otherwise ("counters WHAT: ...").
+counters_ok() {
+	check_counters "${2:-$DEFAULT_CHECK_TIMEOUT}" ||
+		fail "counters${1:+ $1}: $CHECK_REPLY"
+	[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
+		fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+}
+
 # stats_mmm VALUE...: "min/median/max" of integers (median of an even
 # count: the lower middle one), "-" when there are none.
 stats_mmm() {
@@ -573,6 +666,18 @@ console_since() {
 
 console_lines() {
 	wc -l <"$CONSOLE_LOG" 2>/dev/null || echo 0
+}
+
+# wait_for_console_since LINE ERE TIMEOUT: wait until a console line after
+# the first LINE lines (console_lines taken before the action) matches ERE;
+# sets CONSOLE_MATCH to the first such line. Returns 1 after TIMEOUT seconds.
+wait_for_console_since() {
+	local mark=$1 ere=$2 end
+	end=$(($(uptime_cs) + $3 * CS_PER_SEC))
+	until CONSOLE_MATCH=$(console_since "$mark" | grep -E -m1 -- "$ere"); do
+		[ "$(uptime_cs)" -le "$end" ] || return 1
+		usleep $POLL_USEC
+	done
 }
 
 # Console lines that mean a switch was refused or failed, the guest gave

@@ -15,7 +15,6 @@
 # each. Then xl vcpu-set 2 still works: online=2, mode=smp, Xen agrees; no
 # alarming console line (console_alarm).
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 LOG_TIMEOUT=30
 STEP_TIMEOUT=45
@@ -28,36 +27,22 @@ LAST_JUNK=junk-last
 
 # still_sane WHAT: the guest ran through the last bad input unchanged.
 still_sane() {
-	local vals
-	guest_running || fail "after $1: domain state '$(domain_state)'"
-	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode data/smpalt/switches)
-	# shellcheck disable=SC2086 # three words on purpose
-	set -- "$1" $vals
-	[ "${2:-}" = 1 ] && [ "${3:-}" = up ] && [ "${4:-}" = 0 ] ||
-		fail "after $1: online='${2:-}' mode='${3:-}' switches='${4:-}', expected 1 up 0"
-	log "after $1: running, online=1 mode=up switches=0"
+	expect_guest_state "$1" 1 up 0
 	check_xen_view "after $1"
 }
 
 # expect_logged WHAT PATTERN: a console line after the mark matches the
 # extended regular expression PATTERN within LOG_TIMEOUT.
 expect_logged() {
-	local end
-	end=$(($(uptime_cs) + LOG_TIMEOUT * CS_PER_SEC))
-	until console_since "$mark" | grep -qE -- "$2"; do
-		[ "$(uptime_cs)" -le "$end" ] ||
-			fail "after $1: no console line matching '$2' within ${LOG_TIMEOUT}s"
-		usleep $POLL_USEC
-	done
-	log "after $1: console: $(console_since "$mark" | grep -E -m1 -- "$2")"
+	wait_for_console_since "$mark" "$2" $LOG_TIMEOUT ||
+		fail "after $1: no console line matching '$2' within ${LOG_TIMEOUT}s"
+	log "after $1: console: $CONSOLE_MATCH"
 	inputs=$((inputs + 1))
 }
 
 mark_console() { mark=$(console_lines); }
 
-require_guest
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT
 wait_online 1 $STEP_TIMEOUT || fail "online is '$ONLINE' after boot, expected 1"
 inputs=0
 

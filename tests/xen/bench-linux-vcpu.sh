@@ -32,13 +32,7 @@ VARIANTS="kernel user"
 POLL_FOLLOW_USEC=20000
 CSV=$RESULTS_DIR/bench-linux-vcpu.csv
 
-r=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^smpalt\.bench\.rounds=//p')
-ROUNDS=${r:-$ROUNDS}
-
-# uptime_cs (dom0 centiseconds, no fork) comes from lib.sh.
-cs_to_s() {
-	printf '%d.%02d' $(($1 / CS_PER_SEC)) $(($1 % CS_PER_SEC))
-}
+ROUNDS=$(cmdline_value 'smpalt\.bench\.rounds' $ROUNDS)
 
 # The list Linux shows in /sys/devices/system/cpu/online for N vCPUs.
 cpu_list() {

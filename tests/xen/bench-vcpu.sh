@@ -12,7 +12,6 @@
 # grows each time; otherwise FAILURE. Not in the default set (bench-*).
 # smpalt.bench.rounds=N on the dom0 command line overrides ROUNDS.
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 STEP_TIMEOUT=30
 SWITCH_TIMEOUT=10
@@ -23,13 +22,7 @@ CSV=$RESULTS_DIR/bench-vcpu.csv
 WATCH_FIFO=/tmp/bench-vcpu.fifo
 WATCH_LOG=/tmp/bench-vcpu.watch
 
-r=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^smpalt\.bench\.rounds=//p')
-ROUNDS=${r:-$ROUNDS}
-
-# uptime_cs (dom0 centiseconds, no fork) comes from lib.sh.
-cs_to_s() {
-	printf '%d.%02d' $(($1 / CS_PER_SEC)) $(($1 % CS_PER_SEC))
-}
+ROUNDS=$(cmdline_value 'smpalt\.bench\.rounds' $ROUNDS)
 
 watch_stop() {
 	[ -z "${WATCH_PID:-}" ] || kill "$WATCH_PID" 2>/dev/null
@@ -90,10 +83,8 @@ wait_switches_above() {
 	done
 }
 
-require_guest
 trap watch_stop EXIT
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT
 wait_for_xs data/smpalt/mode up $STEP_TIMEOUT ||
 	fail "data/smpalt/mode is '$(xs_read_guest data/smpalt/mode)' at boot, expected up"
 watch_online

@@ -7,7 +7,6 @@
 # alarming console line (console_alarm). Then xl destroy.
 
 BANNER="smpalt kernel"
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 KEY_TIMEOUT=20
 INTERFACE_VERSION=1
@@ -17,7 +16,7 @@ guest_create
 
 wait_for_any_console $BOOT_TIMEOUT || fail "no console output within ${BOOT_TIMEOUT}s"
 wait_for_console "$BANNER" $BOOT_TIMEOUT || fail "no '$BANNER' banner within ${BOOT_TIMEOUT}s"
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+wait_for_console "$GUEST_READY" $BOOT_TIMEOUT || fail "no '$GUEST_READY' within ${BOOT_TIMEOUT}s"
 
 wait_for_xs data/smpalt/mode up $KEY_TIMEOUT ||
 	fail "data/smpalt/mode is '$(xs_read_guest data/smpalt/mode)', expected up"

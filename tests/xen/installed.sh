@@ -17,7 +17,6 @@ XLCFG=/etc/xen/smpalt.cfg
 UNIT=/usr/local/lib/systemd/system/smpalt-autoscaler.service
 DEFAULTS=/etc/default/smpalt-autoscaler
 NAME=smpalt # name = in the installed config
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 # Default hold 3 s and period 1 s, the guest's 1 s load samples, xl.
 SCALE_TIMEOUT=40
@@ -48,7 +47,7 @@ rm -f "$CONSOLE_LOG"
 CREATE_CS=$(now_cs)
 xl create -q "$XLCFG" || fail "xl create $XLCFG failed"
 DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "no domain '$GUEST' after xl create $XLCFG"
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+wait_for_console "$GUEST_READY" $BOOT_TIMEOUT || fail "no '$GUEST_READY' within ${BOOT_TIMEOUT}s"
 wait_for_xs data/smpalt/online 1 $BOOT_TIMEOUT || fail "data/smpalt/online is not 1 at boot"
 
 # 3. the autoscaler as the unit runs it

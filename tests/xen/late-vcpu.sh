@@ -19,7 +19,6 @@
 # delay, then its down and the switch), polls of mode and Xen's view made
 # in that window and how many saw Xen with 2 vCPUs.
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 STEP_TIMEOUT=30
 WORKLOAD_TIMEOUT=20
@@ -31,25 +30,15 @@ LATE_MS=12000
 KNOB="smpalt.test.late_alive_ms=$LATE_MS"
 SLOW_LINE="vcpu: vCPU 1 slow: up in Xen"
 
-require_guest
-guest_create "extra=\"$KNOB\""
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+boot_under_load $DEMAND $BOOT_TIMEOUT $STEP_TIMEOUT $WORKLOAD_TIMEOUT \
+	"extra=\"$KNOB\""
+# The counter is 0 from boot on (it never goes down).
 wait_for_xs data/smpalt/refused 0 $STEP_TIMEOUT ||
 	fail "after boot: data/smpalt/refused is '$(xs_read_guest data/smpalt/refused)', expected 0"
-wait_online 1 $STEP_TIMEOUT || fail "after boot: online is '$ONLINE', expected 1"
-start_workload $DEMAND $WORKLOAD_TIMEOUT ||
-	fail "demand $DEMAND: throughput never became positive"
-read_switch_state 0 "" $STEP_TIMEOUT ||
-	fail "after boot: switches is '$SWITCHES', expected 0"
-check_xen_view "after boot"
 
 # Up: vCPU 1 runs in Xen at once but reports only after LATE_MS.
-start=$(uptime_cs)
-vcpu_set 2 || fail "xl vcpu-set $GUEST 2 failed"
-wait_step 2 1 "" $STEP_TIMEOUT ||
-	fail "vcpu-set 2: after ${STEP_TIMEOUT}s online='$ONLINE' switches='$SWITCHES', expected online 2 and switches 1"
-up_ms=$(((SEEN_CS - start) * CS_TO_MS))
-[ "$MODE" = smp ] || fail "vcpu-set 2: online=2 but mode is '$MODE'"
+vcpu_set_step 2 1 "" $STEP_TIMEOUT
+up_ms=$STEP_MS
 check_xen_view "vcpu-set 2, vCPU 1 not reporting yet"
 log "vcpu-set 2: online=2 mode=smp after $up_ms ms"
 
@@ -88,9 +77,7 @@ refused=$(xs_read_guest data/smpalt/refused)
 [ "$refused" = 0 ] ||
 	fail "data/smpalt/refused is '$refused': a switch was tried beside a running vCPU"
 alarm=$(console_alarm) && fail "guest console: $alarm"
-check_counters || fail "counters: $CHECK_REPLY"
-[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
-	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+counters_ok
 guest_running || fail "domain state '$(domain_state)' after the check"
 
 figures="vcpu-set 2 -> online=2 $up_ms ms; vcpu-set 1 -> online=1 mode=up $down_ms ms; $polls polls, $polls_xen2 with Xen at 2"

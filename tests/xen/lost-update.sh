@@ -14,7 +14,6 @@
 # lost updates), as is a missing test build (never SKIP).
 
 LOSTUPDATE_ELF=$SMPALT_DIR/smpalt-lostupdate.elf
-READY="smpalt: ready"
 TEST_BUILD_LINE="work: test build: the item's lock sites stay in UP form"
 BOOT_TIMEOUT=60
 STEP_TIMEOUT=20
@@ -26,9 +25,8 @@ CHECKS=6
 
 [ -f "$LOSTUPDATE_ELF" ] ||
 	result ERROR "no test build at $LOSTUPDATE_ELF (make builds it beside the guest kernel)"
-require_guest
-guest_create "kernel=\"$LOSTUPDATE_ELF\"" "vcpus=$VCPUS" "maxvcpus=$VCPUS"
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT "kernel=\"$LOSTUPDATE_ELF\"" "vcpus=$VCPUS" \
+	"maxvcpus=$VCPUS"
 grep -qF -- "$TEST_BUILD_LINE" "$CONSOLE_LOG" ||
 	result ERROR "the guest is not the lost-update build: console lacks '$TEST_BUILD_LINE'"
 wait_online $VCPUS $STEP_TIMEOUT || fail "online is '$ONLINE', expected $VCPUS"

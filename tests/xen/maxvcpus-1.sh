@@ -16,7 +16,6 @@
 # later still mode=up, online=1, switches=0 and no "switched to SMP" line.
 # The counters check answers ok with items > 0.
 
-READY="smpalt: ready"
 MAX_LINE="vcpu: maxvcpus 1"
 UP_ONCE="alt: maxvcpus is 1: UP for good"
 REUSED="alt: SMP table pages reused:"
@@ -31,21 +30,12 @@ WORDS_PER_PAGE=512 # 4096-byte pages, 8-byte words
 
 # still_up WHAT: mode up, one vCPU, no switch ever, domain running.
 still_up() {
-	local vals
-	guest_running || fail "after $1: domain state '$(domain_state)'"
-	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode data/smpalt/switches)
-	# shellcheck disable=SC2086 # three words on purpose
-	set -- "$1" $vals
-	[ "${2:-}" = 1 ] && [ "${3:-}" = up ] && [ "${4:-}" = 0 ] ||
-		fail "after $1: online='${2:-}' mode='${3:-}' switches='${4:-}', expected 1 up 0"
+	expect_guest_state "$1" 1 up 0
 	grep -qF "$TO_SMP_LINE" "$CONSOLE_LOG" &&
 		fail "after $1: the console shows a switch to SMP"
-	log "after $1: online=1 mode=up switches=0"
 }
 
-require_guest
-guest_create "vcpus=1" "maxvcpus=1"
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT "vcpus=1" "maxvcpus=1"
 grep -qF -- "$MAX_LINE" "$CONSOLE_LOG" || fail "console lacks '$MAX_LINE'"
 line=$(tr -d '\r' <"$CONSOLE_LOG" | grep -F -m1 -- "$UP_ONCE") ||
 	fail "console lacks '$UP_ONCE'"
@@ -95,19 +85,13 @@ still_up "xl vcpu-set 2"
 
 mark=$(console_lines)
 xs_write_guest cpu/1/availability online || fail "cannot write cpu/1/availability"
-end=$(($(uptime_cs) + LOG_TIMEOUT * CS_PER_SEC))
-until console_since "$mark" | grep -qE 'cpu/1(/availability)?[=:]'; do
-	[ "$(uptime_cs)" -le "$end" ] ||
-		fail "cpu/1/availability=online: no console line names cpu/1 within ${LOG_TIMEOUT}s"
-	usleep $POLL_USEC
-done
-log "console: $(console_since "$mark" | grep -E -m1 'cpu/1(/availability)?[=:]')"
+wait_for_console_since "$mark" 'cpu/1(/availability)?[=:]' $LOG_TIMEOUT ||
+	fail "cpu/1/availability=online: no console line names cpu/1 within ${LOG_TIMEOUT}s"
+log "console: $CONSOLE_MATCH"
 sleep $IGNORE_SECONDS
 still_up "cpu/1/availability=online"
 
-check_counters || fail "counters on the UP-for-good text: $CHECK_REPLY"
-[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
-	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+counters_ok "on the UP-for-good text"
 alarm=$(console_alarm) && fail "guest console: $alarm"
 
 guest_destroy

@@ -14,7 +14,6 @@
 # console line (console_alarm); the counters check answers ok at the end.
 # Also: a guest booted with smpalt.profile=a:2:100,b:1 starts on its own.
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 SAMPLE_TIMEOUT=20
 PHASE_TIMEOUT=15
@@ -24,8 +23,6 @@ MANUAL_MIN=30
 MANUAL_MAX=70
 CMDLINE_VALUE=a:2:100,b:1
 
-require_guest
-
 # phase_seen NAME: wait until data/smpalt/phase is NAME.
 phase_seen() {
 	wait_for_xs data/smpalt/phase "$1" $PHASE_TIMEOUT ||
@@ -33,8 +30,7 @@ phase_seen() {
 }
 
 # --- boot: no profile, phase manual, idle
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT
 phase_seen manual
 wait_for_xs data/smpalt/load 0 $SAMPLE_TIMEOUT || fail "no data/smpalt/load=0 at boot"
 check_xen_view "boot"
@@ -115,7 +111,8 @@ guest_destroy
 
 # --- 4. a profile on the kernel command line starts at boot
 guest_create "extra=\"smpalt.profile=$CMDLINE_VALUE\""
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "cmdline guest: no '$READY'"
+wait_for_console "$GUEST_READY" $BOOT_TIMEOUT ||
+	fail "cmdline guest: no '$GUEST_READY'"
 wait_for_console "profile: started from smpalt.profile='$CMDLINE_VALUE'" $SAMPLE_TIMEOUT ||
 	fail "smpalt.profile= did not start the profile"
 phase_seen "done"

@@ -14,7 +14,6 @@
 # reaches online=1 mode=up with Xen at 1: a refusal harms nothing.
 # Figures: none (a correctness check).
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 STEP_TIMEOUT=45
 ANSWER_TIMEOUT=30
@@ -43,9 +42,7 @@ test_switch() {
 	log "test-switch $1 $token: rc $ANSWER"
 }
 
-require_guest
-guest_create "maxvcpus=2" "extra=\"$KNOB\""
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT "maxvcpus=2" "extra=\"$KNOB\""
 wait_for_xs data/smpalt/refused 0 $STEP_TIMEOUT ||
 	fail "after boot: data/smpalt/refused is '$(xs_read_guest data/smpalt/refused)', expected 0"
 start_workload $DEMAND $WORKLOAD_TIMEOUT ||

@@ -4,14 +4,11 @@
 # shows it) and the console shows "smpalt: shutting down (poweroff)" and
 # no alarming line (console_alarm).
 
-READY="smpalt: ready"
 SHUTDOWN_MSG="smpalt: shutting down (poweroff)"
 BOOT_TIMEOUT=60
 SHUTDOWN_TIMEOUT=30
 
-require_guest
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT
 
 start=$(now_cs)
 # Without -w: the scenario does its own bounded wait.

@@ -22,7 +22,6 @@
 # first call to the last settle; settle time (the call to the first read
 # of the state that then held) min/median/max in ms.
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=90
 STEP_TIMEOUT=45
 WORKLOAD_TIMEOUT=30
@@ -48,15 +47,7 @@ per_min() {
 	printf '%d.%d' $((tenths / 10)) $((tenths % 10))
 }
 
-require_guest
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
-wait_online 1 $STEP_TIMEOUT || fail "online is '$ONLINE' after boot, expected 1"
-start_workload $DEMAND $WORKLOAD_TIMEOUT ||
-	fail "demand $DEMAND: throughput never became positive"
-read_switch_state 0 "" $STEP_TIMEOUT ||
-	fail "after boot: switches is '$SWITCHES', expected 0"
-check_xen_view "after boot"
+boot_under_load $DEMAND $BOOT_TIMEOUT $STEP_TIMEOUT $WORKLOAD_TIMEOUT
 host_cpus >/dev/null # ask xl info once, before the calls
 first_switches=$SWITCHES
 
@@ -97,18 +88,12 @@ elapsed_cs=$((STABLE_CS - begin))
 [ "$elapsed_cs" -gt 0 ] || elapsed_cs=1
 
 grown=$((SWITCHES - first_switches))
-[ "$grown" -le "$mode_changes" ] ||
-	fail "switches grew by $grown, more than the $mode_changes mode changes requested"
-if [ "$MODE" = up ]; then parity=0; else parity=1; fi
-[ $((grown % 2)) -eq $parity ] ||
-	fail "switches grew by $grown: odd/even does not fit a final mode of $MODE"
+check_switch_parity $grown $mode_changes "$MODE"
 alarm=$(console_alarm) && fail "guest console: $alarm"
-check_counters $CHECK_TIMEOUT || fail "counters after $STEPS steps: $CHECK_REPLY"
-[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
-	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+counters_ok "after $STEPS steps" $CHECK_TIMEOUT
 guest_running || fail "domain state '$(domain_state)' after the check"
 
-secs=$(printf '%d.%02d' $((elapsed_cs / CS_PER_SEC)) $((elapsed_cs % CS_PER_SEC)))
+secs=$(cs_to_s $elapsed_cs)
 # shellcheck disable=SC2086 # a list of numbers
 figures="$transitions transitions ($(per_min $transitions $elapsed_cs)/min), $grown mode switches ($(per_min $grown $elapsed_cs)/min) in $secs s; settle ms min/med/max $(stats_mmm $settle_ms) over $waited waited steps"
 note "figures: $figures"

@@ -15,57 +15,39 @@
 # Figures: vcpu-set -> new online seen from dom0 (ms, per step) and the
 # in-guest switch duration (data/smpalt/last-switch-ns) per direction.
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 STEP_TIMEOUT=45
 WORKLOAD_TIMEOUT=30
 DEMAND=300
 STEPS="2 4 1 3 1"
 
-require_guest
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
-wait_online 1 $STEP_TIMEOUT || fail "online is '$ONLINE' after boot, expected 1"
-start_workload $DEMAND $WORKLOAD_TIMEOUT ||
-	fail "demand $DEMAND: throughput never became positive"
-read_switch_state 0 "" $STEP_TIMEOUT ||
-	fail "after boot: switches is '$SWITCHES', expected 0"
-[ "$MODE" = up ] || fail "after boot: mode is '$MODE', expected up"
-check_xen_view "after boot"
+boot_under_load $DEMAND $BOOT_TIMEOUT $STEP_TIMEOUT $WORKLOAD_TIMEOUT
 
 mode=up switches=0 last_ns=$LAST_NS
 lat_ms='' to_smp_ns='' to_up_ns='' steps_done=''
 for n in $STEPS; do
 	want=$(mode_for "$n")
-	start=$(uptime_cs)
-	vcpu_set "$n" || fail "xl vcpu-set $GUEST $n failed"
 	old_ns=''
 	if [ "$want" != "$mode" ]; then
 		switches=$((switches + 1))
 		old_ns=$last_ns # a switch: wait for its new duration too
 	fi
-	wait_step "$n" $switches "$old_ns" $STEP_TIMEOUT ||
-		fail "vcpu-set $n: after ${STEP_TIMEOUT}s online='$ONLINE' switches='$SWITCHES' last-switch-ns='$LAST_NS', expected online $n, switches $switches${old_ns:+ and a new duration}"
-	ms=$(((SEEN_CS - start) * CS_TO_MS))
-	lat_ms="$lat_ms $ms"
+	vcpu_set_step "$n" $switches "$old_ns" $STEP_TIMEOUT
+	lat_ms="$lat_ms $STEP_MS"
 	if [ -n "$old_ns" ] && [ "$want" = smp ]; then
 		to_smp_ns="$to_smp_ns $LAST_NS"
 	elif [ -n "$old_ns" ]; then
 		to_up_ns="$to_up_ns $LAST_NS"
 	fi
-	[ "$MODE" = "$want" ] ||
-		fail "vcpu-set $n: online=$n but mode is '$MODE', expected $want"
 	guest_running || fail "vcpu-set $n: domain state '$(domain_state)'"
 	check_xen_view "vcpu-set $n"
 	alarm=$(console_alarm) && fail "vcpu-set $n: guest console: $alarm"
-	note "vcpu-set $n: online=$n mode=$MODE switches=$SWITCHES last-switch-ns=$LAST_NS, seen ${ms} ms after vcpu-set"
+	note "vcpu-set $n: online=$n mode=$MODE switches=$SWITCHES last-switch-ns=$LAST_NS, seen ${STEP_MS} ms after vcpu-set"
 	mode=$want last_ns=$LAST_NS steps_done="$steps_done $n"
 done
 
 alarm=$(console_alarm) && fail "guest console: $alarm"
-check_counters || fail "counters after vcpu-set$steps_done: $CHECK_REPLY"
-[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
-	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+counters_ok "after vcpu-set$steps_done"
 guest_running || fail "domain state '$(domain_state)' after the check"
 
 # shellcheck disable=SC2086 # lists of numbers

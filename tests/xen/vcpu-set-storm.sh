@@ -15,7 +15,6 @@
 # console line (console_alarm); the counters check answers ok with
 # items > 0.
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 # The burst itself takes about 1 s per xl call under TCG (2 s on a busy
 # machine): the settle limit leaves room for a FAILURE with its reason
@@ -28,16 +27,8 @@ CALLS=30
 ECHO_WRITES=30
 MAXVCPUS=4 # xl-configs/smpalt.cfg
 
-require_guest
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
-wait_online 1 $SETTLE_TIMEOUT || fail "online is '$ONLINE' after boot, expected 1"
-start_workload $DEMAND $WORKLOAD_TIMEOUT ||
-	fail "demand $DEMAND: throughput never became positive"
-read_switch_state 0 "" $SETTLE_TIMEOUT ||
-	fail "after boot: switches is '$SWITCHES', expected 0"
+boot_under_load $DEMAND $BOOT_TIMEOUT $SETTLE_TIMEOUT $WORKLOAD_TIMEOUT
 first_switches=$SWITCHES
-check_xen_view "after boot"
 host_cpus >/dev/null # ask xl info before the burst, not during it
 
 # A watch storm first (from the old storm scenario): ECHO_WRITES distinct
@@ -91,17 +82,11 @@ set -- $vals
 [ "${1:-}" = "$final" ] && [ "${2:-}" = "$want" ] ||
 	fail "${STABLE_SECONDS}s after settling: online='${1:-}' mode='${2:-}', expected $final $want"
 grown=$((${3:-0} - first_switches))
-[ $grown -le $mode_changes ] ||
-	fail "switches grew by $grown, more than the $mode_changes mode changes requested"
-if [ "$want" = up ]; then parity=0; else parity=1; fi
-[ $((grown % 2)) -eq $parity ] ||
-	fail "switches grew by $grown: odd/even does not fit a final mode of $want"
+check_switch_parity $grown $mode_changes "$want"
 guest_running || fail "domain state '$(domain_state)' after the burst"
 check_xen_view "settled after the burst"
 alarm=$(console_alarm) && fail "guest console: $alarm"
-check_counters || fail "counters after the burst: $CHECK_REPLY"
-[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
-	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+counters_ok "after the burst"
 
 note "settled on online=$final mode=$want ${settle_ms} ms after the first vcpu-set, $after_last_ms ms after the last (burst took $burst_ms ms), switches +$grown"
 guest_destroy

@@ -13,7 +13,6 @@
 # from /proc/uptime (10 ms resolution), min/median/max per direction; the
 # in-guest switch duration (data/smpalt/last-switch-ns) per direction.
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 # Steps took up to 9.5 s on a loaded machine: room for a busy one.
 STEP_TIMEOUT=45
@@ -23,39 +22,23 @@ TOGGLES=15
 SMP_COUNT=2
 UP_COUNT=1
 
-require_guest
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
-wait_online $UP_COUNT $STEP_TIMEOUT ||
-	fail "online is '$ONLINE' after boot, expected $UP_COUNT"
-start_workload $DEMAND $WORKLOAD_TIMEOUT ||
-	fail "demand $DEMAND: throughput never became positive"
-read_switch_state 0 "" $STEP_TIMEOUT ||
-	fail "after boot: switches is '$SWITCHES', expected 0"
+boot_under_load $DEMAND $BOOT_TIMEOUT $STEP_TIMEOUT $WORKLOAD_TIMEOUT
 first_switches=$SWITCHES switches=$SWITCHES last_ns=$LAST_NS
-check_xen_view "after boot"
 
 lat_smp='' lat_up='' ns_smp='' ns_up=''
 # step COUNT ROUND: one vcpu-set, timed until dom0 sees online=COUNT.
 step() {
-	local n=$1 want start ms
-	want=$(mode_for "$n")
-	start=$(uptime_cs)
-	vcpu_set "$n" || fail "round $2: xl vcpu-set $GUEST $n failed"
 	switches=$((switches + 1))
-	wait_step "$n" $switches "$last_ns" $STEP_TIMEOUT ||
-		fail "round $2: vcpu-set $n: after ${STEP_TIMEOUT}s online='$ONLINE' switches='$SWITCHES' last-switch-ns='$LAST_NS', expected online $n, switches $switches and a new duration"
-	ms=$(((SEEN_CS - start) * CS_TO_MS))
-	[ "$MODE" = "$want" ] ||
-		fail "round $2: vcpu-set $n: online=$n but mode is '$MODE'"
+	vcpu_set_step "$1" $switches "$last_ns" $STEP_TIMEOUT \
+		"round $2: vcpu-set $1"
 	last_ns=$LAST_NS
-	if [ "$want" = smp ]; then
-		lat_smp="$lat_smp $ms" ns_smp="$ns_smp $LAST_NS"
+	if [ "$MODE" = smp ]; then
+		lat_smp="$lat_smp $STEP_MS" ns_smp="$ns_smp $LAST_NS"
 	else
-		lat_up="$lat_up $ms" ns_up="$ns_up $LAST_NS"
+		lat_up="$lat_up $STEP_MS" ns_up="$ns_up $LAST_NS"
 	fi
-	log "round $2: vcpu-set $n: online=$n mode=$MODE switches=$SWITCHES last-switch-ns=$LAST_NS, seen ${ms} ms after vcpu-set"
-	check_xen_view "round $2: vcpu-set $n"
+	log "round $2: vcpu-set $1: online=$1 mode=$MODE switches=$SWITCHES last-switch-ns=$LAST_NS, seen $STEP_MS ms after vcpu-set"
+	check_xen_view "round $2: vcpu-set $1"
 }
 
 round=1
@@ -71,9 +54,7 @@ grown=$((SWITCHES - first_switches))
 [ $grown -eq $((2 * TOGGLES)) ] ||
 	fail "switches grew by $grown, expected $((2 * TOGGLES))"
 alarm=$(console_alarm) && fail "guest console: $alarm"
-check_counters || fail "counters after $TOGGLES toggles: $CHECK_REPLY"
-[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
-	fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+counters_ok "after $TOGGLES toggles"
 guest_running || fail "domain state '$(domain_state)' after the check"
 
 # shellcheck disable=SC2086 # lists of numbers

@@ -11,16 +11,13 @@
 # straddles a change, the polling for samples that come late. Demand 0
 # drops the items not started: both figures must reach 0, not near 0.
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 SAMPLE_TIMEOUT=30
 DEMAND=150
 LOAD_MIN=120
 LOAD_MAX=180
 
-require_guest
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT
 wait_for_xs data/smpalt/load 0 $SAMPLE_TIMEOUT || fail "no data/smpalt/load=0 at boot"
 
 # load_in_range: wait until data/smpalt/load is within [LOAD_MIN, LOAD_MAX]

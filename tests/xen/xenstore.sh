@@ -5,13 +5,10 @@
 # data/smpalt/echo within ECHO_TIMEOUT; the guest also wrote data/smpalt/mode;
 # no alarming console line (console_alarm).
 
-READY="smpalt: ready"
 BOOT_TIMEOUT=60
 ECHO_TIMEOUT=20
 
-require_guest
-guest_create
-wait_for_console "$READY" $BOOT_TIMEOUT || fail "no '$READY' within ${BOOT_TIMEOUT}s"
+guest_boot $BOOT_TIMEOUT
 
 mode=$(xs_read_guest data/smpalt/mode) || fail "guest never wrote data/smpalt/mode"
 log "guest wrote data/smpalt/mode = '$mode'"
