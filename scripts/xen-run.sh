@@ -25,6 +25,9 @@
 #                         twice that with XEN_BUSY=1)
 #   XEN_RUN_TIMEOUT       hard limit for the QEMU run in seconds
 #                         (default: boot allowance + the scenarios' limits)
+#                         A serial line silent for longer than the running
+#                         scenario's limit + 60 s ends the run earlier, as a
+#                         stall: the vCPUs' registers go to stall-registers.txt
 #   XEN_BUSY=1            a busy machine: one CPU hog per host core (nproc)
 #                         runs beside QEMU from its start to its end; the
 #                         scenarios' limits are doubled
@@ -61,6 +64,10 @@ XEN_SCENARIO_TIMEOUT=${XEN_SCENARIO_TIMEOUT:-300}
 BOOT_ALLOWANCE=300          # QEMU start to dom0 ready, plus power-off
 SCENARIO_SLACK=20           # per scenario: result upload over the console
 POWEROFF_GRACE=15           # after DONE, before QEMU is killed
+# dom0 reports every scenario within its limit, so a serial line that
+# silent longer than the running scenario's limit (or the boot allowance)
+# plus this grace means the emulated machine itself stopped.
+STALL_GRACE=60
 KILL_GRACE=3                # SIGTERM to SIGKILL
 # The soak scenario (tests/xen/soak.sh): its calls, seed and time limit.
 XEN_SOAK_N=${XEN_SOAK_N:-50}
@@ -193,6 +200,8 @@ RUN_DIR=${XEN_OUT:-$TOP/out/xen/$stamp}
 mkdir -p "$RUN_DIR"
 ln -sfn "$RUN_DIR" "$TOP/out/xen/latest" 2>/dev/null || true
 SERIAL=$RUN_DIR/serial.log
+# QEMU's QMP socket, for the stall diagnostics (short path: sun_path limit).
+QMP_SOCK=${TMPDIR:-/tmp}/smpalt-qmp-$$.sock
 INITRD=$RUN_DIR/dom0-initrd.gz
 
 T0=$(date +%s.%N)
@@ -245,6 +254,7 @@ cleanup() {
 	if [ -n "$tail_pid" ]; then
 		kill "$tail_pid" 2>/dev/null || true
 	fi
+	rm -f "$QMP_SOCK"
 	if [ "${KEEP_INITRD:-0}" != 1 ]; then
 		rm -f "$INITRD"
 	fi
@@ -298,23 +308,62 @@ Tq=$(date +%s)
 # card: dom0 needs none, and skipping its option ROM saves boot time.
 "$QEMU" -accel tcg -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM_MB" \
 	-nographic -no-reboot -monitor none -serial "file:$SERIAL" -net none \
+	-qmp "unix:$QMP_SOCK,server=on,wait=off" \
 	-kernel "$XEN_CACHE/xen" -append "$XEN_CMDLINE" \
 	-initrd "$XEN_CACHE/vmlinuz $dom0_args,$INITRD" \
 	</dev/null >"$RUN_DIR/qemu.log" 2>&1 9>&- &
 qemu_pid=$!
 echo "$qemu_pid" >"$RUN_DIR/qemu.pid"
 
+# qmp_hmp COMMAND...: run each HMP command in the QEMU of this run through
+# its QMP socket and print what it answers (the stall diagnostics).
+qmp_hmp() {
+	python3 - "$QMP_SOCK" "$@" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(10)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+def call(cmd, **args):
+    f.write(json.dumps({"execute": cmd, "arguments": args}) + "\n")
+    f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            return r
+json.loads(f.readline())  # the greeting
+call("qmp_capabilities")
+for c in sys.argv[2:]:
+    print("(qemu) " + c)
+    r = call("human-monitor-command", **{"command-line": c})
+    print(r.get("return", r.get("error")))
+PY
+}
+
+# stall_allowance: seconds the serial line may stay silent now.
+stall_allowance() {
+	if [ $ready = 0 ]; then
+		echo $((BOOT_ALLOWANCE + STALL_GRACE))
+	elif [ -n "$current" ]; then
+		echo $(($(scenario_limit "$current") + SCENARIO_SLACK + STALL_GRACE))
+	else
+		echo $((scenario_default_limit + SCENARIO_SLACK + STALL_GRACE))
+	fi
+}
+
 # --- 4. follow the serial log live
 declare -A status=() reason=()
-ready=0 done_seen=0 timed_out=0 current= fatal=
+ready=0 done_seen=0 timed_out=0 stalled=0 current= fatal=
 deadline=$((Tq + RUN_TIMEOUT))
 exec 8< <(exec tail -n +1 -F --pid="$qemu_pid" "$SERIAL" 2>/dev/null)
 tail_pid=$!
 partial=
+last_output=$(date +%s)
 while :; do
 	if IFS= read -r -t 1 -u 8 chunk; then
 		line=${partial}${chunk}
 		partial=
+		last_output=$(date +%s)
 	else
 		rc=$?
 		if [ $rc -gt 128 ]; then
@@ -323,6 +372,15 @@ while :; do
 			if [ "$(date +%s)" -ge "$deadline" ]; then
 				timed_out=1
 				stage "TIMEOUT: hard limit of ${RUN_TIMEOUT}s reached, killing QEMU"
+				break
+			fi
+			silent=$(($(date +%s) - last_output))
+			if [ $done_seen = 0 ] && [ $silent -gt "$(stall_allowance)" ]; then
+				stalled=$silent
+				stage "STALL: no serial output for ${silent}s${current:+ during scenario $current}: the emulated machine stopped; killing QEMU"
+				qmp_hmp "info status" "info cpus" "info registers -a" \
+					>"$RUN_DIR/stall-registers.txt" 2>&1 ||
+					echo "xen-run: could not query QEMU's monitor (see stall-registers.txt)" >&2
 				break
 			fi
 			if [ $done_seen = 1 ] && [ "$(date +%s)" -ge $((done_at + POWEROFF_GRACE)) ]; then
@@ -432,6 +490,8 @@ ls "$RUN_DIR" | grep -vE '^(qemu.pid|dom0-initrd.gz)$' | sed 's/^/    /'
 # --- 6. one line per scenario
 if [ $timed_out = 1 ]; then
 	why="hard timeout of ${RUN_TIMEOUT}s"
+elif [ $stalled != 0 ]; then
+	why="the emulated machine stopped: no serial output for ${stalled}s (vCPU registers in stall-registers.txt)"
 elif [ -n "$fatal" ]; then
 	why="$fatal"
 elif [ $ready = 0 ]; then
