@@ -164,7 +164,8 @@ bool text_tables_freed(void)
 int text_switch(enum alt_mode to, struct text_result *res)
 {
 	unsigned long was;
-	uint64_t t0;
+	uint64_t t0, t1;
+	uint32_t version;
 	int rc;
 
 	res->close_rc = 0;
@@ -186,7 +187,14 @@ int text_switch(enum alt_mode to, struct text_result *res)
 	 * rewriting.
 	 */
 	was = vcpu_events_mask();
-	t0 = time_now_ns();
+	/*
+	 * Timed on this vCPU's own record, not on time_now_ns(): that clock is
+	 * clamped to the latest time any vCPU returned, and a secondary that
+	 * ran ahead made a switch look 1 ns long.  Two readings under one
+	 * version are exact; across a re-base Xen made meanwhile they are still
+	 * close, and a difference that is not positive is reported as 0.
+	 */
+	t0 = time_local_ns(&version);
 	/* One mapping of the whole text for all the writes of the switch. */
 	rc = mm_text_open();
 	if (!rc) {
@@ -196,7 +204,8 @@ int text_switch(enum alt_mode to, struct text_result *res)
 		res->rep = (struct alt_report){.error = rc,
 					       .reason = "no text alias"};
 	}
-	res->ns = time_now_ns() - t0;
+	t1 = time_local_ns(&version);
+	res->ns = t1 > t0 ? t1 - t0 : 0;
 	vcpu_events_restore(was);
 	res->sites = text_engine.stats.last_sites;
 	return rc;
