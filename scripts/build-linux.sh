@@ -137,7 +137,7 @@ version=$(awk -F' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 # 3. A fresh copy with the series applied. cp -a keeps the pristine
 # times, so that the build folder recompiles only what the series changes.
 log "Linux $version: applying ${#patches[@]} patches to a fresh copy in $SRC"
-rm -rf "$SRC.tmp" "$SRC"
+rm -rf "$SRC.tmp"
 cp -a "$PRISTINE" "$SRC.tmp"
 for p in "${patches[@]}"; do
 	if ! out=$(patch -d "$SRC.tmp" -p1 --batch --forward <"$p" 2>&1); then
@@ -148,24 +148,39 @@ for p in "${patches[@]}"; do
 		log "note: $(basename "$p") applies with offset or fuzz" ;;
 	esac
 done
-mv "$SRC.tmp" "$SRC"
 
-# Files changed by this series or the last one built: their times are now,
-# so a file a previous series changed and this one does not is rebuilt too.
+# The files this series or the last one built changes: one whose content
+# is what the last build compiled keeps that copy's time (no rebuild);
+# any other gets the time of now, also one a previous series changed and
+# this one leaves pristine (no stale object survives).
 mkdir -p "$BUILD"
 touched=$BUILD/.smpalt-touched
 new_touched=$(sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "${patches[@]}" | sort -u)
-{
+n_changed=0
+while read -r f; do
+	if [ -z "$f" ] || [ ! -e "$SRC.tmp/$f" ]; then
+		continue
+	elif [ -f "$SRC/$f" ] && cmp -s "$SRC/$f" "$SRC.tmp/$f"; then
+		touch -r "$SRC/$f" "$SRC.tmp/$f"
+	else
+		touch "$SRC.tmp/$f"
+		n_changed=$((n_changed + 1))
+	fi
+done < <({
 	cat "$touched" 2>/dev/null || true
 	echo "$new_touched"
-} | sort -u | while read -r f; do
-	[ -n "$f" ] && [ -e "$SRC/$f" ] && touch "$SRC/$f"
-done
+} | sort -u)
+rm -rf "$SRC"
+mv "$SRC.tmp" "$SRC"
 echo "$new_touched" >"$touched"
+log "$n_changed file(s) differ from the last build's"
 
 # 4. Configuration.
 log "configuring: tinyconfig + $(basename "$FRAGMENT") + olddefconfig"
 kmake() { make -C "$SRC" O="$BUILD" "$@"; }
+# The same configuration as last time keeps its file and time: kbuild then
+# has nothing to regenerate.
+[ ! -f "$BUILD/.config" ] || cp -p "$BUILD/.config" "$BUILD/.config.last"
 {
 	kmake tinyconfig &&
 		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" \
@@ -175,6 +190,11 @@ kmake() { make -C "$SRC" O="$BUILD" "$@"; }
 	tail -20 "$BUILD/config.log" >&2
 	die "configuration failed (log: $BUILD/config.log)"
 }
+if [ -f "$BUILD/.config.last" ] && cmp -s "$BUILD/.config" "$BUILD/.config.last"; then
+	mv "$BUILD/.config.last" "$BUILD/.config"
+else
+	rm -f "$BUILD/.config.last"
+fi
 missing=()
 while read -r line; do
 	case $line in CONFIG_*=*) ;; *) continue ;; esac
