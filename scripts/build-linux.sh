@@ -5,7 +5,8 @@
 #
 # Steps, each skipped when already done:
 #   1. linux-source-6.1's .deb into cache/linux/debs/ (apt-get download, as
-#      scripts/fetch-xen.sh fetches packages; about 140 MB)
+#      scripts/fetch-xen.sh fetches packages; about 140 MB), unless the
+#      pristine tree of step 2 is already there
 #   2. its source tarball unpacked once into cache/linux/linux-source-6.1/
 #      (pristine, never modified)
 #   3. a fresh copy in cache/linux/src/ with the series applied in order
@@ -13,9 +14,11 @@
 #   4. tinyconfig + the fragment + olddefconfig in cache/linux/build/; every
 #      option the fragment sets is checked in the resulting .config
 #      (olddefconfig silently drops an option whose dependencies are unmet)
-#   5. make bzImage -j$(nproc) in cache/linux/build/ (kept between runs: a
-#      rebuild compiles what the series changed; the files a previous series
-#      touched are touched again so that no stale object survives)
+#   5. make bzImage -j$(nproc) in cache/linux/build/, kept between runs: a
+#      rebuild compiles what the series changed (a file the last build
+#      compiled keeps that copy's time if its content is the same, any
+#      other file a series touches gets the time of now, so that no stale
+#      object survives)
 # and writes cache/linux/out/vmlinuz (the bzImage, which xl loads as a PV
 # kernel) and cache/linux/out/config.
 #
@@ -98,31 +101,35 @@ exec 8>"$LINUX_CACHE/.build.lock"
 if ! flock -n 8; then
 	log "waiting for another build-linux run to finish"
 	flock 8
-fi
-
-# 1. The source package.
-have_deb() { compgen -G "$DEBS/${SOURCE_PKG}_*.deb" >/dev/null; }
-if ! have_deb; then
-	log "downloading $SOURCE_PKG into $DEBS (about 140 MB)"
-	chmod 0755 "$DEBS"
-	if ! (cd "$DEBS" && apt-get download -q "$SOURCE_PKG" >/dev/null 2>&1); then
-		log "refreshing package lists (apt-get update)"
-		apt-get update -q >/dev/null || die "apt-get update failed"
-		(cd "$DEBS" && apt-get download -q "$SOURCE_PKG" >/dev/null 2>&1) ||
-			die "apt-get download $SOURCE_PKG failed"
+	# It may have built this very series.
+	if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] &&
+		[ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ]; then
+		log "up to date: $OUT/vmlinuz (built meanwhile, key $key)"
+		exit 0
 	fi
 fi
-deb=$(compgen -G "$DEBS/${SOURCE_PKG}_*.deb" | sort | tail -1)
 
-# 2. The pristine tree, unpacked once.
+# 1. and 2. The pristine tree, unpacked once from the source package
+# (downloaded only when neither the tree nor the package is there).
 if [ ! -f "$PRISTINE/Makefile" ]; then
+	if ! compgen -G "$DEBS/${SOURCE_PKG}_*.deb" >/dev/null; then
+		log "downloading $SOURCE_PKG into $DEBS (about 140 MB)"
+		chmod 0755 "$DEBS"
+		if ! (cd "$DEBS" && apt-get download -q "$SOURCE_PKG" >/dev/null 2>&1); then
+			log "refreshing package lists (apt-get update)"
+			apt-get update -q >/dev/null || die "apt-get update failed"
+			(cd "$DEBS" && apt-get download -q "$SOURCE_PKG" >/dev/null 2>&1) ||
+				die "apt-get download $SOURCE_PKG failed"
+		fi
+	fi
+	deb=$(compgen -G "$DEBS/${SOURCE_PKG}_*.deb" | sort | tail -1)
 	tarball=$PKG_ROOT/usr/src/$SOURCE_PKG.tar.xz
 	if [ ! -f "$tarball" ]; then
 		log "unpacking $(basename "$deb")"
 		dpkg -x "$deb" "$PKG_ROOT" || die "dpkg -x $deb failed"
 	fi
 	[ -f "$tarball" ] || die "$tarball missing after unpacking $deb"
-	log "unpacking $(basename "$tarball") into $PRISTINE"
+	log "unpacking $(basename "$tarball") into $PRISTINE (pristine, never modified)"
 	rm -rf "$PRISTINE.tmp"
 	mkdir -p "$PRISTINE.tmp"
 	tar -xaf "$tarball" -C "$PRISTINE.tmp" --strip-components=1 ||
@@ -203,7 +210,7 @@ done <"$FRAGMENT"
 if [ ${#missing[@]} -gt 0 ]; then
 	for m in "${missing[@]}"; do
 		echo "build-linux: wanted $m, the .config has:" \
-			"$(grep -E "^(# )?${m%%=*}[= ]" "$BUILD/.config" || echo 'nothing')" >&2
+			"$(grep -E "^(# )?${m%%=*}[= ]" "$BUILD/.config" || echo '(absent)')" >&2
 	done
 	die "${#missing[@]} option(s) of $(basename "$FRAGMENT") not set (unmet dependencies?)"
 fi
