@@ -48,11 +48,14 @@ show() {
 	echo "    (whole log: $1)"
 }
 
-# --- 1. the patched kernel
+# --- 1. the patched kernel; a kernel left in the cache by an earlier build
+# is not used when this one fails.
 t=$(date +%s)
+kernel=
 if make -C "$TOP" --no-print-directory linux >"$RUN_DIR/make-linux.log" 2>&1; then
 	if [ -f "$VMLINUZ" ]; then
 		ok "make linux" "$VMLINUZ ($(du -h "$VMLINUZ" | cut -f1), $(($(date +%s) - t)) s)"
+		kernel=$VMLINUZ
 	else
 		ko "make linux" "it succeeded but wrote no $VMLINUZ"
 	fi
@@ -130,9 +133,9 @@ domu=
 if ! bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1; then
 	ko "guest initramfs" "scripts/fetch-xen.sh failed"
 	show "$RUN_DIR/fetch.log"
-elif [ ! -f "$VMLINUZ" ]; then
-	ko "guest initramfs" "no patched kernel ($VMLINUZ): the scenarios of the patched guest will fail"
-elif bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$DOMU_DIR" -k "$VMLINUZ" \
+elif [ -z "$kernel" ]; then
+	ko "guest initramfs" "no patched kernel (make linux failed): the scenarios of the patched guest will fail"
+elif bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$DOMU_DIR" -k "$kernel" \
 	>"$RUN_DIR/linux-smpalt-domu.log" 2>&1; then
 	ok "guest initramfs" "$(tail -1 "$RUN_DIR/linux-smpalt-domu.log")"
 	domu=$DOMU_DIR

@@ -652,11 +652,13 @@ counters_ok() {
 }
 
 # stats_mmm VALUE...: "min/median/max" of integers (median of an even
-# count: the lower middle one), "-" when there are none.
+# count: the lower middle one), "-" when there are none. The values are
+# printed as given: awk's %d stops at 2^31 (a Linux switch takes seconds
+# of ns under TCG).
 stats_mmm() {
 	[ $# -gt 0 ] || { echo -; return; }
-	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 }
-		END { printf "%d/%d/%d", v[1], v[int((NR + 1) / 2)], v[NR] }'
+	printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 "" }
+		END { printf "%s/%s/%s", v[1], v[int((NR + 1) / 2)], v[NR] }'
 }
 
 # console_since LINE: the guest's console after its first LINE lines.

@@ -16,10 +16,11 @@
 # Figures: burst length, settle time after the first and the last call.
 
 BOOT_TIMEOUT=120
-STEP_TIMEOUT=45
+# A step to 4 vCPUs (2 host CPUs) took 27 s on a loaded machine: room.
+STEP_TIMEOUT=90
 # The burst takes about 1 s per xl call under TCG (2 s on a busy machine),
 # and the kernel works through the hotplug events one by one after it.
-SETTLE_TIMEOUT=90
+SETTLE_TIMEOUT=120
 CALLS=20
 MAXVCPUS=4 # xl-configs/linux-smpalt.cfg
 
