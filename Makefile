@@ -11,6 +11,7 @@
 #                   on real Xen (mk/linux-test.mk)
 #   make bench-host host benchmarks of the lock paths and the switch cost
 #   make bench      every benchmark: in-guest, vcpu-set vs stock Linux, host
+#   make linux      Linux 6.1 PV domU with the series in patches/linux-6.1/
 #
 # Objects of different compilers never mix: each compiler gets its own
 # build folder, build/<compiler>/.
@@ -52,6 +53,7 @@ include mk/bench.mk
 include mk/demo.mk
 include mk/fuzz.mk
 include mk/install.mk
+include mk/linux.mk
 
 # Every host test program, built with $(CC).
 all: $(addprefix $(TEST_OUT)/,$(HOST_TESTS))

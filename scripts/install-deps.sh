@@ -13,6 +13,7 @@ PKGS=(
 	qemu-system-x86 cpio gzip xz-utils
 	gnuplot-nox python3
 	man-db systemd
+	flex bison bc libelf-dev
 )
 
 missing=()

@@ -1,0 +1,247 @@
+#!/bin/bash
+# Build the Linux 6.1 Xen PV domU with the smpalt series: Debian's
+# linux-source-6.1 with patches/linux-6.1/series applied, configured from
+# `make tinyconfig` plus patches/linux-6.1/xen-pv-guest.config.
+#
+# Steps, each skipped when already done:
+#   1. linux-source-6.1's .deb into cache/linux/debs/ (apt-get download, as
+#      scripts/fetch-xen.sh fetches packages; about 140 MB), unless the
+#      pristine tree of step 2 is already there
+#   2. its source tarball unpacked once into cache/linux/linux-source-6.1/
+#      (pristine, never modified)
+#   3. a fresh copy in cache/linux/src/ with the series applied in order
+#      (patch -p1; a patch that does not apply stops the build)
+#   4. tinyconfig + the fragment + olddefconfig in cache/linux/build/; every
+#      option the fragment sets is checked in the resulting .config
+#      (olddefconfig silently drops an option whose dependencies are unmet)
+#   5. make bzImage -j$(nproc) in cache/linux/build/, kept between runs: a
+#      rebuild compiles what the series changed (a file the last build
+#      compiled keeps that copy's time if its content is the same, any
+#      other file a series touches gets the time of now, so that no stale
+#      object survives)
+# and writes cache/linux/out/vmlinuz (the bzImage, which xl loads as a PV
+# kernel) and cache/linux/out/config.
+#
+# A run with nothing changed takes seconds: cache/linux/out/stamp holds the
+# hash of the series, its patches, the config fragment and this script.
+#
+# Usage: scripts/build-linux.sh [-f]    (-f: build even if up to date)
+# CACHE=dir overrides cache/, JOBS=n the parallel jobs (default nproc).
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+SERIES_DIR=$TOP/patches/linux-6.1
+SERIES=$SERIES_DIR/series
+FRAGMENT=$SERIES_DIR/xen-pv-guest.config
+LINUX_CACHE=$CACHE/linux
+DEBS=$LINUX_CACHE/debs
+PKG_ROOT=$LINUX_CACHE/pkg
+PRISTINE=$LINUX_CACHE/linux-source-6.1
+SRC=$LINUX_CACHE/src
+BUILD=$LINUX_CACHE/build
+OUT=$LINUX_CACHE/out
+SOURCE_PKG=linux-source-6.1
+JOBS=${JOBS:-$(nproc)}
+
+log() { echo "build-linux: $*"; }
+die() {
+	echo "build-linux: error: $*" >&2
+	exit 1
+}
+
+force=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-f)
+		force=1
+		shift
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*) die "unknown argument $1 (see --help)" ;;
+	esac
+done
+
+start_s=$(date +%s)
+elapsed() { echo "$(($(date +%s) - start_s)) s"; }
+
+[ -f "$SERIES" ] || die "$SERIES missing"
+[ -f "$FRAGMENT" ] || die "$FRAGMENT missing"
+
+# The patch files in series order (blank lines and # comments skipped).
+patches=()
+while read -r name; do
+	case $name in '' | '#'*) continue ;; esac
+	[ -f "$SERIES_DIR/$name" ] || die "$name is listed in $SERIES but missing"
+	patches+=("$SERIES_DIR/$name")
+done <"$SERIES"
+[ ${#patches[@]} -gt 0 ] || die "$SERIES lists no patch"
+
+# What the output depends on: when this hash is unchanged, so is vmlinuz.
+key=$(cat "$SERIES" "${patches[@]}" "$FRAGMENT" "$0" | sha256sum | cut -c1-16)
+if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/config" ] &&
+	[ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ]; then
+	log "up to date: $OUT/vmlinuz (series ${#patches[@]} patches, key $key)"
+	exit 0
+fi
+
+for t in make gcc flex bison bc perl patch xz sha256sum; do
+	command -v $t >/dev/null ||
+		die "$t not found (scripts/install-deps.sh installs what the build needs)"
+done
+[ -f /usr/include/gelf.h ] ||
+	die "libelf headers missing (package libelf-dev; scripts/install-deps.sh)"
+
+mkdir -p "$DEBS" "$OUT"
+# One build at a time: several worktrees share this cache.
+exec 8>"$LINUX_CACHE/.build.lock"
+if ! flock -n 8; then
+	log "waiting for another build-linux run to finish"
+	flock 8
+	# It may have built this very series.
+	if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] &&
+		[ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ]; then
+		log "up to date: $OUT/vmlinuz (built meanwhile, key $key)"
+		exit 0
+	fi
+fi
+
+# 1. and 2. The pristine tree, unpacked once from the source package
+# (downloaded only when neither the tree nor the package is there).
+if [ ! -f "$PRISTINE/Makefile" ]; then
+	if ! compgen -G "$DEBS/${SOURCE_PKG}_*.deb" >/dev/null; then
+		log "downloading $SOURCE_PKG into $DEBS (about 140 MB)"
+		chmod 0755 "$DEBS"
+		if ! (cd "$DEBS" && apt-get download -q "$SOURCE_PKG" >/dev/null 2>&1); then
+			log "refreshing package lists (apt-get update)"
+			apt-get update -q >/dev/null || die "apt-get update failed"
+			(cd "$DEBS" && apt-get download -q "$SOURCE_PKG" >/dev/null 2>&1) ||
+				die "apt-get download $SOURCE_PKG failed"
+		fi
+	fi
+	deb=$(compgen -G "$DEBS/${SOURCE_PKG}_*.deb" | sort | tail -1)
+	tarball=$PKG_ROOT/usr/src/$SOURCE_PKG.tar.xz
+	if [ ! -f "$tarball" ]; then
+		log "unpacking $(basename "$deb")"
+		dpkg -x "$deb" "$PKG_ROOT" || die "dpkg -x $deb failed"
+	fi
+	[ -f "$tarball" ] || die "$tarball missing after unpacking $deb"
+	log "unpacking $(basename "$tarball") into $PRISTINE (pristine, never modified)"
+	rm -rf "$PRISTINE.tmp"
+	mkdir -p "$PRISTINE.tmp"
+	tar -xaf "$tarball" -C "$PRISTINE.tmp" --strip-components=1 ||
+		die "cannot unpack $tarball"
+	mv "$PRISTINE.tmp" "$PRISTINE"
+fi
+version=$(awk -F' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+	$1 == "SUBLEVEL" { s = $2 } END { if (v != "") print v "." p "." s }' \
+	"$PRISTINE/Makefile")
+[ -n "$version" ] || die "$PRISTINE is not a kernel tree"
+
+# 3. A fresh copy with the series applied. cp -a keeps the pristine
+# times, so that the build folder recompiles only what the series changes.
+log "Linux $version: applying ${#patches[@]} patches to a fresh copy in $SRC"
+rm -rf "$SRC.tmp"
+cp -a "$PRISTINE" "$SRC.tmp"
+for p in "${patches[@]}"; do
+	if ! out=$(patch -d "$SRC.tmp" -p1 --batch --forward <"$p" 2>&1); then
+		echo "$out" >&2
+		die "$(basename "$p") does not apply (series order, $SERIES)"
+	fi
+	case $out in *fuzz* | *offset*)
+		log "note: $(basename "$p") applies with offset or fuzz" ;;
+	esac
+done
+
+# The files this series or the last one built changes: one whose content
+# is what the last build compiled keeps that copy's time (no rebuild);
+# any other gets the time of now, also one a previous series changed and
+# this one leaves pristine (no stale object survives).
+mkdir -p "$BUILD"
+touched=$BUILD/.smpalt-touched
+new_touched=$(sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "${patches[@]}" | sort -u)
+n_changed=0
+while read -r f; do
+	if [ -z "$f" ] || [ ! -e "$SRC.tmp/$f" ]; then
+		continue
+	elif [ -f "$SRC/$f" ] && cmp -s "$SRC/$f" "$SRC.tmp/$f"; then
+		touch -r "$SRC/$f" "$SRC.tmp/$f"
+	else
+		touch "$SRC.tmp/$f"
+		n_changed=$((n_changed + 1))
+	fi
+done < <({
+	cat "$touched" 2>/dev/null || true
+	echo "$new_touched"
+} | sort -u)
+rm -rf "$SRC"
+mv "$SRC.tmp" "$SRC"
+echo "$new_touched" >"$touched"
+log "$n_changed file(s) differ from the last build's"
+
+# 4. Configuration.
+log "configuring: tinyconfig + $(basename "$FRAGMENT") + olddefconfig"
+kmake() { make -C "$SRC" O="$BUILD" "$@"; }
+# The same configuration as last time keeps its file and time: kbuild then
+# has nothing to regenerate.
+[ ! -f "$BUILD/.config" ] || cp -p "$BUILD/.config" "$BUILD/.config.last"
+{
+	kmake tinyconfig &&
+		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" \
+			"$BUILD/.config" "$FRAGMENT" &&
+		kmake olddefconfig
+} >"$BUILD/config.log" 2>&1 || {
+	tail -20 "$BUILD/config.log" >&2
+	die "configuration failed (log: $BUILD/config.log)"
+}
+if [ -f "$BUILD/.config.last" ] && cmp -s "$BUILD/.config" "$BUILD/.config.last"; then
+	mv "$BUILD/.config.last" "$BUILD/.config"
+else
+	rm -f "$BUILD/.config.last"
+fi
+missing=()
+while read -r line; do
+	case $line in CONFIG_*=*) ;; *) continue ;; esac
+	grep -qxF "$line" "$BUILD/.config" || missing+=("$line")
+done <"$FRAGMENT"
+if [ ${#missing[@]} -gt 0 ]; then
+	for m in "${missing[@]}"; do
+		echo "build-linux: wanted $m, the .config has:" \
+			"$(grep -E "^(# )?${m%%=*}[= ]" "$BUILD/.config" || echo '(absent)')" >&2
+	done
+	die "${#missing[@]} option(s) of $(basename "$FRAGMENT") not set (unmet dependencies?)"
+fi
+
+# 5. The kernel.
+log "building bzImage with -j$JOBS (log: $BUILD/build.log)"
+kmake -j"$JOBS" bzImage >"$BUILD/build.log" 2>&1 &
+make_pid=$!
+# A progress line every 30 s while make runs: its latest step.
+while kill -0 "$make_pid" 2>/dev/null; do
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		sleep 2
+		kill -0 "$make_pid" 2>/dev/null || break 2
+	done
+	log "building, $(elapsed): $(grep -E '^  [A-Z]' "$BUILD/build.log" |
+		tail -1 | sed 's/^ *//')"
+done
+if ! wait "$make_pid"; then
+	grep -E 'error|Error' "$BUILD/build.log" | head -20 >&2 || true
+	tail -10 "$BUILD/build.log" >&2
+	die "kernel build failed (log: $BUILD/build.log)"
+fi
+if grep -q 'warning:' "$BUILD/build.log"; then
+	log "compiler warnings (see $BUILD/build.log):"
+	grep 'warning:' "$BUILD/build.log" | sort -u | head -20
+fi
+
+cp "$BUILD/arch/x86/boot/bzImage" "$OUT/vmlinuz.tmp"
+cp "$BUILD/.config" "$OUT/config.tmp"
+mv "$OUT/vmlinuz.tmp" "$OUT/vmlinuz"
+mv "$OUT/config.tmp" "$OUT/config"
+echo "$key" >"$OUT/stamp"
+log "ready: $OUT/vmlinuz ($(du -h "$OUT/vmlinuz" | cut -f1), Linux $version" \
+	"+ ${#patches[@]} patches, key $key) in $(elapsed)"
