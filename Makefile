@@ -7,6 +7,8 @@
 #   make test-unit  unit tests of the guest's code on the host, gcc and
 #                   clang (seconds; CC=clang runs one compiler)
 #   make test-xen   scenarios on real Xen (TESTS="a b" runs some)
+#   make test-linux the patched Linux 6.1 guest: series checks, scenarios
+#                   on real Xen (mk/linux-test.mk)
 #   make bench-host host benchmarks of the lock paths and the switch cost
 #   make bench      every benchmark: in-guest, vcpu-set vs stock Linux, host
 #   make linux      Linux 6.1 PV domU with the series in patches/linux-6.1/
@@ -46,6 +48,7 @@ include mk/unit-tests.mk
 include mk/engine.mk
 include mk/tools.mk
 include mk/xen.mk
+include mk/linux-test.mk
 include mk/bench.mk
 include mk/demo.mk
 include mk/fuzz.mk

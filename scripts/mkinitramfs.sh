@@ -4,11 +4,12 @@
 # Contents: busybox, the Xen tools with every shared library they need (and
 # the dynamic loader), the dom0 kernel's Xen modules, an empty xl.conf, the
 # dom0 init and library (scripts/dom0/), the xl configs (xl-configs/), the
-# scenario scripts (tests/xen/*.sh, scripts/dom0/demo-*.sh) and, when the
-# guest kernel and the autoscaler are given, smpalt as an administrator
-# installs it: `make install PREFIX=/usr/local DESTDIR=<initramfs root>`
-# (the kernel in /usr/local/lib/xen/boot, its xl config in /etc/xen, the
-# autoscaler in /usr/local/sbin; scripts/dom0/lib.sh names these paths),
+# scenario scripts (tests/xen/*.sh, tests/linux/*.sh, scripts/dom0/demo-*.sh)
+# and, when the guest kernel and the autoscaler are given, smpalt as an
+# administrator installs it: `make install PREFIX=/usr/local
+# DESTDIR=<initramfs root>` (the kernel in /usr/local/lib/xen/boot, its xl
+# config in /etc/xen, the autoscaler in /usr/local/sbin; scripts/dom0/lib.sh
+# names these paths),
 # and the test-only smpalt-lostupdate.elf found beside the guest kernel at
 # /opt/smpalt/smpalt-lostupdate.elf.
 #
@@ -20,6 +21,9 @@
 # Environment: LINUX_DOMU_DIR=DIR also carries DIR/vmlinuz and DIR/initrd.gz
 # (scripts/mk-linux-domu.sh) to /opt/smpalt/linux/ for the stock-Linux
 # bench scenario; without it that scenario reports SKIP.
+# LINUX_SMPALT_DIR=DIR likewise carries the patched Linux guest, DIR/vmlinuz
+# (make linux) and DIR/initrd.gz (scripts/mk-linux-smpalt-domu.sh), to
+# /opt/smpalt/linux-smpalt/ for tests/linux/; without it those scenarios fail.
 # LIBVIRT=1 also carries libvirtd with its libxl driver and virsh (fetched by
 # `LIBVIRT=1 scripts/fetch-xen.sh`) for the scenarios that need libvirt;
 # ~29 MB more compressed, so the default image leaves it out.
@@ -169,7 +173,7 @@ install -m 0644 "$TOP/scripts/dom0/lib.sh" "$stage/opt/smpalt/lib.sh"
 for c in "$TOP"/xl-configs/*.cfg; do
 	[ "$(basename "$c")" = smpalt.cfg ] || cp "$c" "$stage/opt/smpalt/xl-configs/"
 done
-for s in "$TOP"/tests/xen/*.sh "$TOP"/scripts/dom0/demo*.sh; do
+for s in "$TOP"/tests/xen/*.sh "$TOP"/tests/linux/*.sh "$TOP"/scripts/dom0/demo*.sh; do
 	[ -f "$s" ] || continue
 	install -m 0755 "$s" "$stage/opt/smpalt/scenarios/$(basename "$s")"
 done
@@ -186,6 +190,14 @@ if [ -n "$LINUX_DOMU_DIR" ]; then
 		[ -f "$LINUX_DOMU_DIR/$f" ] ||
 			die "$LINUX_DOMU_DIR/$f missing (scripts/mk-linux-domu.sh)"
 		install -D -m 0644 "$LINUX_DOMU_DIR/$f" "$stage/opt/smpalt/linux/$f"
+	done
+fi
+LINUX_SMPALT_DIR=${LINUX_SMPALT_DIR:-}
+if [ -n "$LINUX_SMPALT_DIR" ]; then
+	for f in vmlinuz initrd.gz; do
+		[ -f "$LINUX_SMPALT_DIR/$f" ] ||
+			die "$LINUX_SMPALT_DIR/$f missing (make linux, scripts/mk-linux-smpalt-domu.sh)"
+		install -D -m 0644 "$LINUX_SMPALT_DIR/$f" "$stage/opt/smpalt/linux-smpalt/$f"
 	done
 fi
 

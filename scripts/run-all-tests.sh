@@ -20,6 +20,7 @@ SUITES=(
 	"dom0 tools (ASan+UBSan, gcc and clang)|make --no-print-directory test-tools-sanitize"
 	"install: make install DESTDIR=<tmp>, the tree, uninstall|make --no-print-directory test-install"
 	"Xen scenarios|make --no-print-directory test-xen"
+	"Linux 6.1 guest: series, scenarios on Xen|make --no-print-directory test-linux"
 )
 
 . scripts/tally.sh

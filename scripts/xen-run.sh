@@ -14,13 +14,18 @@
 # and the QEMU (and the CPU hogs of XEN_BUSY=1) started here are always
 # killed on exit, Ctrl-C and timeout included.
 #
-# Usage: scripts/xen-run.sh [-g GUEST_ELF] [scenario ...]
-#   scenario       a tests/xen/<name>.sh, or scripts/dom0/demo-autoscale.sh
-#                  (make demo); default: every tests/xen/*.sh except the
-#                  slow benchmarks, bench-*.sh, which run only when named
-#                  (make bench)
+# Usage: scripts/xen-run.sh [-g GUEST_ELF] [-s SUITE] [scenario ...]
+#   -s SUITE       the folder the scenarios come from: tests/SUITE/ (xen,
+#                  the default; linux: the Linux 6.1 guests, make test-linux)
+#   scenario       a tests/SUITE/<name>.sh, or (suite xen)
+#                  scripts/dom0/demo-autoscale.sh (make demo); default:
+#                  every tests/SUITE/*.sh except the slow benchmarks,
+#                  bench-*.sh, which run only when named (make bench)
 # Environment:
 #   GUEST_ELF             the guest kernel (or -g); none: guest scenarios SKIP
+#   LINUX_SMPALT_DIR      the patched Linux guest (DIR/vmlinuz, DIR/initrd.gz:
+#                         scripts/mk-linux-smpalt-domu.sh) for tests/linux/;
+#                         carried by scripts/mkinitramfs.sh
 #   XEN_SCENARIO_TIMEOUT  seconds one scenario may take inside dom0 (300;
 #                         twice that with XEN_BUSY=1)
 #   XEN_RUN_TIMEOUT       hard limit for the QEMU run in seconds
@@ -74,6 +79,8 @@ XEN_SOAK_N=${XEN_SOAK_N:-50}
 XEN_SOAK_SEED=${XEN_SOAK_SEED:-}
 SOAK_BASE_LIMIT=180         # boot, workload, counters check, upload
 SOAK_STEP_LIMIT=8           # per vcpu-set call (3.6 s seen on a loaded machine)
+# tests/linux/: two boots of the patched guest, or two saves and restores.
+LINUX_LONG_LIMIT=600
 XEN_BUSY=${XEN_BUSY:-0}
 BUSY_LIMIT_FACTOR=2         # hogs on every core: QEMU gets about half
 # The scenario list separator on the dom0 command line (QEMU's -initrd
@@ -90,12 +97,18 @@ usage() {
 }
 
 GUEST_ELF=${GUEST_ELF:-}
+SUITE=xen
 scenarios=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-g)
 		[ $# -ge 2 ] || die "-g needs a path"
 		GUEST_ELF=$2
+		shift 2
+		;;
+	-s)
+		[ $# -ge 2 ] || die "-s needs a suite (xen or linux)"
+		SUITE=$2
 		shift 2
 		;;
 	-h | --help)
@@ -109,17 +122,20 @@ while [ $# -gt 0 ]; do
 		;;
 	esac
 done
+case $SUITE in xen | linux) ;; *) die "unknown suite '$SUITE' (xen or linux)" ;; esac
+SUITE_DIR=$TOP/tests/$SUITE
 if [ ${#scenarios[@]} -eq 0 ]; then
-	for s in "$TOP"/tests/xen/*.sh; do
+	for s in "$SUITE_DIR"/*.sh; do
 		case $(basename "$s") in bench-*) continue ;; esac
 		[ -f "$s" ] && scenarios+=("$(basename "$s" .sh)")
 	done
 fi
-[ ${#scenarios[@]} -gt 0 ] || die "no scenarios (tests/xen/ is empty)"
+[ ${#scenarios[@]} -gt 0 ] || die "no scenarios (tests/$SUITE/ is empty)"
 for s in "${scenarios[@]}"; do
 	[[ $s =~ ^[A-Za-z0-9_-]+$ ]] || die "bad scenario name '$s'"
-	[ -f "$TOP/tests/xen/$s.sh" ] || [ -f "$TOP/scripts/dom0/$s.sh" ] ||
-		die "no scenario '$s' (tests/xen/$s.sh)"
+	[ -f "$SUITE_DIR/$s.sh" ] ||
+		{ [ "$SUITE" = xen ] && [ -f "$TOP/scripts/dom0/$s.sh" ]; } ||
+		die "no scenario '$s' (tests/$SUITE/$s.sh)"
 done
 if [ -n "$GUEST_ELF" ]; then
 	[ -f "$GUEST_ELF" ] || die "guest kernel $GUEST_ELF does not exist"
@@ -131,7 +147,7 @@ command -v flock >/dev/null || die "flock not found"
 # --- scenarios that need libvirt in dom0: a boot of their own, after the
 # boot of all the others (which stays as it would be without them).
 needs_libvirt() {
-	grep -qx '# needs: libvirt' "$TOP/tests/xen/$1.sh" 2>/dev/null
+	grep -qx '# needs: libvirt' "$SUITE_DIR/$1.sh" 2>/dev/null
 }
 if [ "${LIBVIRT:-0}" != 1 ]; then
 	plain=() with_libvirt=()
@@ -148,12 +164,12 @@ if [ "${LIBVIRT:-0}" != 1 ]; then
 		boots_log=$(mktemp)
 		trap 'rm -f "$boots_log"' EXIT
 		rc=0
-		bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} "${plain[@]}" |
+		bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" "${plain[@]}" |
 			tee "$boots_log" || rc=1
 		echo
 		echo "xen-run: second boot, with libvirt: ${with_libvirt[*]}"
 		LIBVIRT=1 XEN_OUT=${XEN_OUT:+$XEN_OUT-libvirt} bash "$0" \
-			${GUEST_ELF:+-g "$GUEST_ELF"} "${with_libvirt[@]}" |
+			${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" "${with_libvirt[@]}" |
 			tee -a "$boots_log" || rc=1
 		echo
 		# Each boot ends with "N passed, N failed, N skipped".
@@ -180,6 +196,7 @@ scenario_default_limit=$((XEN_SCENARIO_TIMEOUT * limit_factor))
 scenario_limit() {
 	case $1 in
 	soak) echo $(((SOAK_BASE_LIMIT + XEN_SOAK_N * SOAK_STEP_LIMIT) * limit_factor)) ;;
+	linux-boot-up | linux-save-restore) echo $((LINUX_LONG_LIMIT * limit_factor)) ;;
 	*) echo "$scenario_default_limit" ;;
 	esac
 }
@@ -282,7 +299,11 @@ if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ]; then
 fi
 
 # --- 2. dom0 initramfs
-stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}$image_note"
+if [ "$SUITE" = linux ]; then
+	stage "initramfs: patched Linux guest ${LINUX_SMPALT_DIR:-<none: its scenarios will fail>}"
+else
+	stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}$image_note"
+fi
 bash "$TOP/scripts/mkinitramfs.sh" -o "$INITRD" ${GUEST_ELF:+"$GUEST_ELF"} \
 	>"$RUN_DIR/initramfs.log" 2>&1 ||
 	{ cat "$RUN_DIR/initramfs.log" >&2; die "mkinitramfs.sh failed"; }

@@ -1,0 +1,140 @@
+#!/bin/bash
+# Build the busybox initramfs of the patched Linux 6.1 PV domU that
+# `make test-linux` tests (tests/linux/, xl-configs/linux-smpalt.cfg), and
+# put it beside a copy of the patched kernel.
+#
+# The kernel itself onlines the vCPUs `xl vcpu-set` adds and publishes its
+# state in xenstore (patches/linux-6.1/), so /init does no hotplug work: it
+# mounts proc, sysfs, devtmpfs and debugfs, prints one console line
+#     linux-smpalt: init, online <list>, present <list>
+# then idles, printing
+#     linux-smpalt: online <list>
+# whenever /sys/devices/system/cpu/online changes, and
+#     linux-smpalt: status <name>=<value> ...
+# whenever the kernel's status changes (/sys/kernel/debug/smpalt, or
+# /sys/kernel/smpalt: a folder of one-value files, each shown as
+# name=value, or one file, its lines joined with "; "; "linux-smpalt:
+# status none" when neither exists). Both polled every POLL_SEC seconds
+# with shell builtins and one sleep, so that /init costs the guest little.
+#
+# Usage: scripts/mk-linux-smpalt-domu.sh [-o DIR] [-k VMLINUZ]
+#   DIR      default cache/linux-smpalt-domu
+#   VMLINUZ  the patched kernel, default cache/linux/out/vmlinuz (make linux)
+# Writes DIR/initrd.gz and DIR/vmlinuz (a copy of VMLINUZ); the dom0
+# initramfs carries both when LINUX_SMPALT_DIR=DIR is set for
+# scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run (busybox).
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+BUSYBOX=$CACHE/xen/root/bin/busybox
+
+die() {
+	echo "mk-linux-smpalt-domu: error: $*" >&2
+	exit 1
+}
+
+out=$CACHE/linux-smpalt-domu
+vmlinuz=$CACHE/linux/out/vmlinuz
+while [ $# -gt 0 ]; do
+	case $1 in
+	-o)
+		[ $# -ge 2 ] || die "-o needs a folder"
+		out=$2
+		shift 2
+		;;
+	-k)
+		[ $# -ge 2 ] || die "-k needs a kernel image"
+		vmlinuz=$2
+		shift 2
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+
+[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/fetch-xen.sh first"
+[ -f "$vmlinuz" ] || die "$vmlinuz missing: run make linux first"
+for t in cpio gzip; do
+	command -v $t >/dev/null || die "$t not found (scripts/install-deps.sh)"
+done
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-linux-smpalt-domu.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,proc,sys,dev}
+cp "$BUSYBOX" "$stage/bin/busybox"
+ln -s busybox "$stage/bin/sh"
+
+cat >"$stage/init" <<'INIT'
+#!/bin/busybox sh
+# PID 1 of the patched Linux domU (made by scripts/mk-linux-smpalt-domu.sh):
+# the kernel does the hotplug work; this only shows it on the console.
+POLL_SEC=2
+CPU_SYS=/sys/devices/system/cpu
+DEBUGFS=/sys/kernel/debug
+STATUS_PLACES="$DEBUGFS/smpalt /sys/kernel/smpalt"
+
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs $DEBUGFS ||
+	echo "linux-smpalt: cannot mount debugfs on $DEBUGFS"
+
+# read_status: STATUS becomes the kernel's status as one line.
+read_status() {
+	local place f v
+	STATUS=none
+	for place in $STATUS_PLACES; do
+		if [ -d "$place" ]; then
+			STATUS=
+			for f in "$place"/*; do
+				[ -f "$f" ] || continue
+				v=
+				read -r v <"$f"
+				STATUS="$STATUS${STATUS:+ }${f##*/}=$v"
+			done
+			return
+		elif [ -f "$place" ]; then
+			STATUS=
+			while read -r v; do
+				STATUS="$STATUS${STATUS:+; }$v"
+			done <"$place"
+			return
+		fi
+	done
+}
+
+read -r online <$CPU_SYS/online
+read -r present <$CPU_SYS/present
+echo "linux-smpalt: init, online $online, present $present"
+last_online=$online
+last_status=
+while :; do
+	read -r online <$CPU_SYS/online
+	if [ "$online" != "$last_online" ]; then
+		echo "linux-smpalt: online $online"
+		last_online=$online
+	fi
+	read_status
+	if [ "$STATUS" != "$last_status" ]; then
+		echo "linux-smpalt: status $STATUS"
+		last_status=$STATUS
+	fi
+	sleep $POLL_SEC
+done
+INIT
+chmod 0755 "$stage/init"
+
+mkdir -p "$out"
+(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet -R 0:0) | gzip -9 >"$out/initrd.gz.tmp"
+mv "$out/initrd.gz.tmp" "$out/initrd.gz"
+cp "$vmlinuz" "$out/vmlinuz.tmp"
+mv "$out/vmlinuz.tmp" "$out/vmlinuz"
+echo "mk-linux-smpalt-domu: $out/initrd.gz ($(du -h "$out/initrd.gz" | cut -f1))," \
+	"kernel $vmlinuz ($(du -h "$out/vmlinuz" | cut -f1))"

@@ -1,0 +1,161 @@
+#!/bin/bash
+# make test-linux: everything that tests the patched Linux 6.1 guest
+# (patches/linux-6.1/, built by `make linux`), in one run:
+#   1. make linux: cache/linux/out/vmlinuz must come out of it;
+#   2. every patch named in patches/linux-6.1/series, in order: it applies
+#      with `patch -p1` to a fresh copy of the pristine tree
+#      (cache/linux/linux-source-6.1, after the patches before it), and
+#      that tree's scripts/checkpatch.pl finds nothing (no error, no
+#      warning);
+#   3. the guest's busybox initramfs (scripts/mk-linux-smpalt-domu.sh);
+#   4. the scenarios in tests/linux/ on real Xen in QEMU, one boot
+#      (scripts/xen-run.sh -s linux), the stock-kernel control included.
+# Steps 1-3 print "PASS WHAT" or "FAIL WHAT: why" per check; step 4 one
+# line per scenario. A failed step does not stop the others: without a
+# patched kernel its scenarios run and fail, saying so. The last line is
+# "N passed, N failed" (a skipped scenario counts as failed).
+#
+# Usage: scripts/test-linux.sh [scenario ...]   (default: all of tests/linux)
+# Environment: LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU hogs
+# beside QEMU, as for make test-xen). Results in out/linux/<timestamp>/
+# (out/linux/latest).
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+PRISTINE=${LINUX_PRISTINE:-$CACHE/linux/linux-source-6.1}
+SERIES_DIR=$TOP/patches/linux-6.1
+SERIES=$SERIES_DIR/series
+VMLINUZ=$CACHE/linux/out/vmlinuz
+DOMU_DIR=$CACHE/linux-smpalt-domu
+# Lines of a failing step's output shown here (the whole of it is in the
+# results folder).
+SHOW_LINES=30
+
+. "$TOP/scripts/tally.sh"
+
+stamp=$(date -u +%Y%m%d-%H%M%S)
+RUN_DIR=$TOP/out/linux/$stamp
+[ ! -e "$RUN_DIR" ] || RUN_DIR=$RUN_DIR-$$
+mkdir -p "$RUN_DIR"
+ln -sfn "$RUN_DIR" "$TOP/out/linux/latest"
+T0=$(date +%s)
+echo "test-linux: results in $RUN_DIR"
+
+# show LOG: the end of a failing step's log, indented.
+show() {
+	tail -n $SHOW_LINES "$1" | sed 's/^/    /'
+	echo "    (whole log: $1)"
+}
+
+# --- 1. the patched kernel; a kernel left in the cache by an earlier build
+# is not used when this one fails.
+t=$(date +%s)
+kernel=
+if make -C "$TOP" --no-print-directory linux >"$RUN_DIR/make-linux.log" 2>&1; then
+	if [ -f "$VMLINUZ" ]; then
+		ok "make linux" "$VMLINUZ ($(du -h "$VMLINUZ" | cut -f1), $(($(date +%s) - t)) s)"
+		kernel=$VMLINUZ
+	else
+		ko "make linux" "it succeeded but wrote no $VMLINUZ"
+	fi
+else
+	ko "make linux" "failed after $(($(date +%s) - t)) s"
+	show "$RUN_DIR/make-linux.log"
+fi
+
+# --- 2. the series: applies in order, checkpatch-clean
+check_series() {
+	local tree names=() name p out rc total applied=1
+	if [ ! -f "$SERIES" ]; then
+		ko "series" "$SERIES does not exist"
+		return
+	fi
+	while read -r name _; do
+		case $name in '' | '#'*) continue ;; esac
+		names+=("$name")
+	done <"$SERIES"
+	if [ ${#names[@]} -eq 0 ]; then
+		ko "series" "$SERIES names no patch"
+		return
+	fi
+	if [ ! -f "$PRISTINE/scripts/checkpatch.pl" ]; then
+		ko "series" "no pristine tree at $PRISTINE (make linux unpacks it)"
+		return
+	fi
+	ok "series" "${#names[@]} patch(es) in $SERIES"
+	tree=$(mktemp -d "$TOP/build/linux-check.XXXXXX" 2>/dev/null) ||
+		{ mkdir -p "$TOP/build" && tree=$(mktemp -d "$TOP/build/linux-check.XXXXXX"); }
+	cp -a "$PRISTINE/." "$tree/" || {
+		ko "series" "cannot copy $PRISTINE to $tree"
+		rm -rf "$tree"
+		return
+	}
+	for name in "${names[@]}"; do
+		p=$SERIES_DIR/$name
+		if [ ! -f "$p" ]; then
+			ko "apply $name" "no such file in $SERIES_DIR"
+			applied=0
+			continue
+		fi
+		out=$RUN_DIR/apply-$name.log
+		if patch -p1 --batch --forward -d "$tree" <"$p" >"$out" 2>&1; then
+			if grep -q 'with fuzz' "$out"; then
+				ok "apply $name" "$(grep -c '^patching file' "$out") file(s), with fuzz: $(grep 'with fuzz' "$out" | head -1)"
+			else
+				ok "apply $name" "$(grep -c '^patching file' "$out") file(s)"
+			fi
+		else
+			ko "apply $name" "patch -p1 failed$( [ $applied = 1 ] || echo ' (after an earlier failure)')"
+			show "$out"
+			applied=0
+		fi
+		out=$RUN_DIR/checkpatch-$name.log
+		(cd "$tree" && perl scripts/checkpatch.pl --color=never "$p") >"$out" 2>&1
+		rc=$?
+		total=$(grep -E -m1 '^total:' "$out")
+		if [ $rc -eq 0 ]; then
+			ok "checkpatch $name" "$total"
+		else
+			ko "checkpatch $name" "${total:-scripts/checkpatch.pl exited $rc}"
+			grep -E '^(ERROR|WARNING|CHECK):' "$out" | head -10 | sed 's/^/    /'
+			echo "    (whole report: $out)"
+		fi
+	done
+	rm -rf "$tree"
+}
+t=$(date +%s)
+check_series
+echo "test-linux: series checked in $(($(date +%s) - t)) s"
+
+# --- 3. the guest's initramfs, beside a copy of the kernel
+domu=
+if ! bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1; then
+	ko "guest initramfs" "scripts/fetch-xen.sh failed"
+	show "$RUN_DIR/fetch.log"
+elif [ -z "$kernel" ]; then
+	ko "guest initramfs" "no patched kernel (make linux failed): the scenarios of the patched guest will fail"
+elif bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$DOMU_DIR" -k "$kernel" \
+	>"$RUN_DIR/linux-smpalt-domu.log" 2>&1; then
+	ok "guest initramfs" "$(tail -1 "$RUN_DIR/linux-smpalt-domu.log")"
+	domu=$DOMU_DIR
+else
+	ko "guest initramfs" "scripts/mk-linux-smpalt-domu.sh failed"
+	show "$RUN_DIR/linux-smpalt-domu.log"
+fi
+
+# --- 4. the scenarios, one Xen boot
+LINUX_SMPALT_DIR=$domu XEN_OUT=$RUN_DIR/xen \
+	bash "$TOP/scripts/xen-run.sh" -s linux "$@" 2>&1 | tee "$RUN_DIR/xen-run.txt"
+rc=${PIPESTATUS[0]}
+tally_read "$RUN_DIR/xen-run.txt"
+f=$((read_failed + read_skipped))
+[ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || {
+	echo "test-linux: scripts/xen-run.sh exited $rc without a failure count: counted as 1 failure"
+	f=1
+}
+[ "$read_skipped" -eq 0 ] || echo "test-linux: $read_skipped scenario(s) skipped: counted as failures"
+tally_add "$read_passed" "$f"
+
+echo "test-linux: took $(($(date +%s) - T0)) s"
+tally_end

@@ -1,0 +1,69 @@
+# Scenario linux-vcpu-set-toggle: round trips UP -> SMP -> UP of the
+# patched Linux 6.1 guest, each switch timed, and the counters exact.
+# Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1);
+# then TOGGLES times xl vcpu-set 2 and xl vcpu-set 1, each time waiting
+# until dom0 sees the new data/smpalt/online.
+# Expected: every step within STEP_TIMEOUT, mode smp on 2 and up on 1, a
+# new last-switch-ns each time; data/smpalt/switches grows by exactly 2 per
+# round (2 * TOGGLES in all); after boot and after each step Xen's count of
+# online vCPUs (xl vcpu-list) equals online and no UP text runs while Xen
+# has a secondary up (check_xen_view); refused stays 0, the domain runs,
+# no alarming console line (linux_alarm); the counters check answers ok
+# with items > 0.
+# Figures (log and result): vcpu-set -> new online seen from dom0, in ms
+# (10 ms resolution), and the in-guest switch duration
+# (data/smpalt/last-switch-ns), min/median/max per direction.
+
+BOOT_TIMEOUT=120
+# A step to 4 vCPUs (2 host CPUs) took 27 s on a loaded machine: room.
+STEP_TIMEOUT=90
+TOGGLES=5
+SMP_COUNT=2
+UP_COUNT=1
+
+linux_boot_up $BOOT_TIMEOUT $STEP_TIMEOUT
+first_switches=$SWITCHES switches=$SWITCHES last_ns=$LAST_NS
+
+lat_smp='' lat_up='' ns_smp='' ns_up=''
+# step COUNT ROUND: one vcpu-set, timed until dom0 sees online=COUNT.
+step() {
+	switches=$((switches + 1))
+	vcpu_set_step "$1" $switches "$last_ns" $STEP_TIMEOUT \
+		"round $2: vcpu-set $1"
+	last_ns=$LAST_NS
+	if [ "$MODE" = smp ]; then
+		lat_smp="$lat_smp $STEP_MS" ns_smp="$ns_smp $LAST_NS"
+	else
+		lat_up="$lat_up $STEP_MS" ns_up="$ns_up $LAST_NS"
+	fi
+	log "round $2: vcpu-set $1: online=$1 mode=$MODE switches=$SWITCHES last-switch-ns=$LAST_NS, seen $STEP_MS ms after vcpu-set"
+	check_xen_view "round $2: vcpu-set $1"
+}
+
+round=1
+while [ $round -le $TOGGLES ]; do
+	before=$switches
+	step $SMP_COUNT $round
+	step $UP_COUNT $round
+	[ $((SWITCHES - before)) -eq 2 ] ||
+		fail "round $round: switches grew by $((SWITCHES - before)), expected 2"
+	linux_clean "round $round"
+	note "round $round: to smp $(echo $ns_smp | awk '{ print $NF }') ns, to up $(echo $ns_up | awk '{ print $NF }') ns"
+	round=$((round + 1))
+done
+
+grown=$((SWITCHES - first_switches))
+[ $grown -eq $((2 * TOGGLES)) ] ||
+	fail "switches grew by $grown, expected $((2 * TOGGLES))"
+counters_ok "after $TOGGLES round trips"
+linux_clean "after the counters check"
+
+# shellcheck disable=SC2086 # lists of numbers
+figures="vcpu-set->online ms min/med/max: to $SMP_COUNT $(stats_mmm $lat_smp), to $UP_COUNT $(stats_mmm $lat_up); switch ns min/med/max: to-smp $(stats_mmm $ns_smp), to-up $(stats_mmm $ns_up)"
+note "figures: $figures"
+log "vcpu-set $SMP_COUNT ms:$lat_smp"
+log "vcpu-set $UP_COUNT ms:$lat_up"
+log "to-smp ns:$ns_smp"
+log "to-up ns:$ns_up"
+guest_destroy
+result SUCCESS "$TOGGLES x vcpu-set $SMP_COUNT/$UP_COUNT: switches +$grown, Xen agreed at each step, counters ok items=$CHECK_ITEMS; $figures"
