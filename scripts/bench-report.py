@@ -8,12 +8,15 @@ RESULTS_DIR is what scripts/bench.sh filled:
     console-smpalt-bench-locks.log   the guest's in-guest benchmark ("bench:" lines)
     bench-vcpu.csv             smpalt: one row per `xl vcpu-set` step
     bench-linux-vcpu.csv       stock Linux 6.1: one row per step and variant
+    bench-linux-smpalt.csv     patched Linux 6.1: one row per step
+    bench-linux-work.csv       the fork loop: one row per timed round
   bench-host.txt           the output of `make bench-host`
   run.txt                  key=value facts about the run (date, commit...)
 
 Writes into RESULTS_DIR: inguest.csv, smpalt-vcpu.csv, linux-vcpu.csv,
-host.csv, latency-stats.csv, switch-stats.csv, vcpu-latency.png,
-switch-ns.png, inguest.png, summary.md; prints the summary table. A part
+linux-smpalt-vcpu.csv, linux-work.csv, host.csv, latency-stats.csv,
+switch-stats.csv, reaction-stats.csv, vcpu-latency.png, switch-ns.png,
+inguest.png, reaction.png, linux-work.png, summary.md; prints the summary table. A part
 that is missing is reported as "not measured", never invented.
 
 Statistics: median is the middle value (mean of the two middle ones for an
@@ -147,6 +150,26 @@ def transition(row):
     return "%s->%s" % (row["from"], row["to"])
 
 
+# The patched Linux guest's steps by what they make the kernel do.
+LINUX_STEP_KINDS = [
+    ("1->2", "online + switch to SMP"),
+    ("2->3", "online, no switch"),
+    ("3->2", "offline, no switch"),
+    ("2->1", "offline + switch to UP"),
+]
+
+
+def floats(rows, key):
+    return [float(r[key]) for r in rows if r.get(key)]
+
+
+def fork_rates(rows, system, form):
+    """Forks per second of each timed round of SYSTEM in FORM."""
+    return [int(r["forks"]) * 100.0 / int(r["cs"]) for r in rows
+            if r["system"] == system and r["form"] == form
+            and int(r["cs"]) > 0]
+
+
 # ------------------------------------------------------------------ plots
 
 def gnuplot(script, res):
@@ -161,14 +184,17 @@ def gnuplot(script, res):
         return False
 
 
-def plot_latency(res, smpalt_rows, linux_rows):
-    """Points per transition: smpalt, Linux + onlining, Linux kernel-only
-    (a change never seen is drawn at the 5 s limit)."""
-    series = [("smpalt", -0.2, [(transition(r), float(r["latency_s"]))
-                                for r in smpalt_rows])]
+def plot_latency(res, smpalt_rows, linux_rows, plinux_rows):
+    """Points per transition: smpalt, Linux with the smpalt series, Linux +
+    onlining, Linux kernel-only (a change never seen is drawn at the 5 s
+    limit)."""
+    series = [("smpalt", -0.3, [(transition(r), float(r["latency_s"]))
+                                for r in smpalt_rows]),
+              ("Linux 6.1 + smpalt series (kernel only)", -0.1,
+               [(transition(r), float(r["latency_s"])) for r in plinux_rows])]
     for variant, label, dx in (("user", "Linux 6.1 + user-space onlining",
-                                0.0),
-                               ("kernel", "Linux 6.1 kernel only", 0.2)):
+                                0.1),
+                               ("kernel", "Linux 6.1 kernel only", 0.3)):
         pts = []
         for r in linux_rows:
             if r["variant"] != variant or r["from"] == "boot":
@@ -189,7 +215,7 @@ def plot_latency(res, smpalt_rows, linux_rows):
     xtics = ", ".join('"%s" %d' % (t, i) for i, t in enumerate(TRANSITIONS))
     plots = ", ".join(
         "'vcpu-latency.dat' index %d using 1:2 with points pt %d ps 1.2 "
-        "title '%s'" % (i, (7, 5, 2)[i], s[0]) for i, s in enumerate(series))
+        "title '%s'" % (i, (7, 9, 5, 2)[i], s[0]) for i, s in enumerate(series))
     return gnuplot(f"""
 set terminal pngcairo size 900,560
 set output 'vcpu-latency.png'
@@ -253,10 +279,70 @@ plot 'inguest.dat' using 2:xtic(1) title 'SMP form (unpatched)', \\
 """, res)
 
 
+def plot_reaction(res, series):
+    """The guest's own reaction per transition (stamper, one dom0 clock)."""
+    data = os.path.join(res, "reaction.dat")
+    with open(data, "w") as f:
+        for label, dx, pts in series:
+            f.write("# %s\n" % label)
+            for t, y in pts:
+                if t in TRANSITIONS:
+                    f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
+            f.write("\n\n")
+    xtics = ", ".join('"%s" %d' % (t, i) for i, t in enumerate(TRANSITIONS))
+    plots = ", ".join(
+        "'reaction.dat' index %d using 1:2 with points pt %d ps 1.2 "
+        "title '%s'" % (i, (7, 5)[i % 2], s[0]) for i, s in enumerate(series))
+    return gnuplot(f"""
+set terminal pngcairo size 900,520
+set output 'reaction.png'
+set title "Guest reaction: xl's write of cpu/N/availability to the guest's data/smpalt/online\\n(both events stamped by one dom0 watcher; TCG: not hardware times)"
+set ylabel 'milliseconds'
+set xrange [-0.6:{len(TRANSITIONS) - 0.4}]
+set yrange [0:*]
+set xtics ({xtics})
+set key below
+set grid ytics
+plot {plots}
+""", res)
+
+
+def plot_work(res, bars):
+    data = os.path.join(res, "linux-work.dat")
+    with open(data, "w") as f:
+        for label, v in bars:
+            f.write('"%s" %.2f\n' % (label, v))
+    return gnuplot("""
+set terminal pngcairo size 800,480
+set output 'linux-work.png'
+set title "Linux 6.1 domU, fork+pipe loop on cpu 0: forks per second (median round)\\nsame Xen boot; TCG: not hardware times"
+set style data histograms
+set style fill solid 0.7 border -1
+set boxwidth 0.6
+set ylabel 'forks per second (higher is better)'
+set yrange [0:*]
+set grid ytics
+set key off
+plot 'linux-work.dat' using 2:xtic(1)
+""", res)
+
+
 # ---------------------------------------------------------------- summary
 
 def fmt_s(v):
     return "%.2f s" % v
+
+
+def fmt_ms(v):
+    return "%.1f ms" % v
+
+
+def fmt_ms_ns(v):
+    return "%.1f ms" % (v / 1e6)
+
+
+def fmt_rate(v):
+    return "%.1f/s" % v
 
 
 def fmt_dist(st, fmt):
@@ -305,6 +391,13 @@ def main():
                   smpalt)
     if linux:
         write_csv(os.path.join(res, "linux-vcpu.csv"), list(linux[0]), linux)
+    plinux = read_csv(os.path.join(xen, "bench-linux-smpalt.csv")) or []
+    work = read_csv(os.path.join(xen, "bench-linux-work.csv")) or []
+    if plinux:
+        write_csv(os.path.join(res, "linux-smpalt-vcpu.csv"), list(plinux[0]),
+                  plinux)
+    if work:
+        write_csv(os.path.join(res, "linux-work.csv"), list(work[0]), work)
 
     host_last, host_loops = host_figures(res)
     host_rows = [{"metric": k, "value": v}
@@ -320,6 +413,11 @@ def main():
         rows = [r for r in smpalt if transition(r) == t]
         st = stats([float(r["latency_s"]) for r in rows])
         lat_rows.append(dict(system="smpalt", transition=t, **st))
+    for t in TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
+                            if k not in TRANSITIONS]:
+        rows = [r for r in plinux if transition(r) == t]
+        st = stats(floats(rows, "latency_s"))
+        lat_rows.append(dict(system="linux-smpalt", transition=t, **st))
     for variant in ("kernel", "user"):
         for t in TRANSITIONS:
             rows = [r for r in linux if r["variant"] == variant
@@ -333,19 +431,54 @@ def main():
     sw = {d: stats([int(r["switch_ns"]) for r in smpalt
                     if r["direction"] == d and r["switch_ns"]])
           for d in ("up-smp", "smp-up")}
+    # The patched Linux guest: a switch is a step that crossed 1 <-> more.
+    lsw = {d: stats([int(r["switch_ns"]) for r in plinux
+                     if r["switched"] == "1" and r["switch_ns"]
+                     and (int(r["to"]) > 1) == (d == "up-smp")])
+           for d in ("up-smp", "smp-up")}
     write_csv(os.path.join(res, "switch-stats.csv"),
-              ["direction", "n", "min", "median", "p90", "max"],
-              [dict(direction=d, **s) for d, s in sw.items()])
+              ["system", "direction", "n", "min", "median", "p90", "max"],
+              [dict(system="smpalt", direction=d, **s) for d, s in sw.items()]
+              + [dict(system="linux-smpalt", direction=d, **s)
+                 for d, s in lsw.items()])
+    react_rows = []
+    for system, rows in (("smpalt", smpalt), ("linux-smpalt", plinux)):
+        for t in TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
+                                if k not in TRANSITIONS]:
+            st = stats(floats([r for r in rows if transition(r) == t],
+                              "reaction_ms"))
+            if st["n"]:
+                react_rows.append(dict(system=system, transition=t, **st))
+    write_csv(os.path.join(res, "reaction-stats.csv"),
+              ["system", "transition", "n", "min", "median", "p90", "max"],
+              react_rows)
 
     # Plots.
     plots = []
-    if smpalt or linux:
-        if plot_latency(res, smpalt, linux):
+    if smpalt or linux or plinux:
+        if plot_latency(res, smpalt, linux, plinux):
             plots.append("vcpu-latency.png")
     if smpalt and plot_switch(res, smpalt):
         plots.append("switch-ns.png")
     if guest and plot_inguest(res, guest):
         plots.append("inguest.png")
+    react_series = [
+        (label, dx, [(transition(r), float(r["reaction_ms"])) for r in rows
+                     if r.get("reaction_ms")])
+        for label, dx, rows in (("smpalt", -0.1, smpalt),
+                                ("Linux 6.1 + smpalt series", 0.1, plinux))]
+    if any(pts for _, _, pts in react_series) and \
+            plot_reaction(res, react_series):
+        plots.append("reaction.png")
+    work_medians = [
+        (label, median(fork_rates(work, system, form)))
+        for label, system, form in (
+            ("patched, UP code (1 online)", "linux-smpalt", "up"),
+            ("patched, SMP code (2 online)", "linux-smpalt", "smp"),
+            ("stock 6.1, SMP code (1 online)", "linux-stock", "smp"))]
+    work_medians = [(l, v) for l, v in work_medians if v is not None]
+    if work_medians and plot_work(res, work_medians):
+        plots.append("linux-work.png")
 
     # The table.
     if guest:
@@ -389,6 +522,65 @@ def main():
     if boots:
         table.append(("Linux 6.1 domU boot until online=0 (each variant)",
                       ", ".join(fmt_s(b) for b in boots)))
+    for t in TRANSITIONS:
+        st = stats(floats([r for r in plinux if transition(r) == t],
+                          "latency_s"))
+        table.append(("Linux 6.1 + smpalt series, kernel only, %s" % t,
+                      fmt_dist(st, fmt_s) if st["n"] else NOT_MEASURED))
+    for d, label in (("up-smp", "UP->SMP"), ("smp-up", "SMP->UP")):
+        st = lsw[d]
+        sites = sorted({r["sites"] for r in plinux
+                        if r["switched"] == "1" and r["sites"]})
+        table.append((
+            "Linux 6.1 + smpalt series, switch %s (median)" % label,
+            "%s; %s sites" % (fmt_dist(st, fmt_ms_ns), "/".join(sites))
+            if st["n"] else NOT_MEASURED))
+    for t, kind in LINUX_STEP_KINDS:
+        st = stats(floats([r for r in plinux if transition(r) == t],
+                          "reaction_ms"))
+        table.append((
+            "Linux 6.1 + smpalt series, CPU %s, %s: reaction" % (t, kind),
+            fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
+    off_sw = median(floats([r for r in plinux if transition(r) == "2->1"],
+                           "reaction_ms"))
+    off_plain = median(floats([r for r in plinux if transition(r) == "3->2"],
+                              "reaction_ms"))
+    if off_sw is not None and off_plain:
+        sw_ms = (lsw["smp-up"]["median"] or 0) / 1e6
+        table.append((
+            "  offline with the switch to UP / offline without (medians)",
+            "%.2f x (%.1f ms / %.1f ms; the switch itself %.1f ms)"
+            % (off_sw / off_plain, off_sw, off_plain, sw_ms)))
+    for system, label, rows in (("smpalt", "smpalt", smpalt),
+                                ("linux-smpalt", "Linux 6.1 + smpalt series",
+                                 plinux)):
+        for t in TRANSITIONS:
+            st = stats(floats([r for r in rows if transition(r) == t],
+                              "reaction_ms"))
+            table.append((
+                "guest reaction %s, %s (availability -> online)" % (label, t),
+                fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
+    rates = {(sy, fo): fork_rates(work, sy, fo)
+             for sy, fo in (("linux-smpalt", "up"), ("linux-smpalt", "smp"),
+                            ("linux-stock", "smp"))}
+    for (sy, fo), label in (
+            (("linux-smpalt", "up"), "patched, UP code, 1 vCPU online"),
+            (("linux-smpalt", "smp"),
+             "patched, SMP code, 2 online (loop on cpu 0)"),
+            (("linux-stock", "smp"), "stock Debian 6.1, SMP code, 1 online")):
+        st = stats(rates[(sy, fo)])
+        table.append(("Linux fork+pipe loop, %s" % label,
+                      fmt_dist(st, fmt_rate) if st["n"] else NOT_MEASURED))
+    up = median(rates[("linux-smpalt", "up")])
+    smp = median(rates[("linux-smpalt", "smp")])
+    stock = median(rates[("linux-stock", "smp")])
+    if up and smp:
+        table.append(("  patched UP code / patched SMP code (same kernel)",
+                      "%.2f x" % (up / smp)))
+    if up and stock:
+        table.append((
+            "  patched UP code / stock 6.1 (different kernel configs)",
+            "%.2f x" % (up / stock)))
     if host_last:
         table.append((
             "host smp/up, up/plain, ns/site",
@@ -421,7 +613,13 @@ def main():
             "dom0 sees the new set (smpalt: a xenstore watch on "
             "data/smpalt/online; Linux: the domU's console line, polled "
             "every 50 ms in the domU and 20 ms in dom0), so they include "
-            "the xl command itself.\n"
+            "the xl command itself. Reactions are from xl's write of "
+            "cpu/N/availability to the guest's write of data/smpalt/online, "
+            "both stamped by one dom0 watcher (smpalt-xs-stamp).\n"
+            "- The fork loop (scripts/domu-work.sh) runs pinned to cpu 0; "
+            "the stock kernel is Debian's full configuration, the patched "
+            "one tinyconfig plus Xen PV: compare the patched kernel's two "
+            "forms with each other first.\n"
             "- median, p90 (nearest rank), min, max over every step of "
             "that kind; CSVs next to this file.\n\n")
         f.write("\n".join(lines) + "\n\n")

@@ -9,6 +9,11 @@
 #                          latency as seen from dom0 and in-guest switch ns
 #        bench-linux-vcpu  stock Debian Linux 6.1 PV domU, same steps,
 #                          kernel alone and with user-space onlining
+#        bench-linux-smpalt  Linux 6.1 with patches/linux-6.1/ (make
+#                          linux): the same steps and more, the guest's
+#                          reaction time, switch cost against a CPU
+#                          offline, a fork loop in UP and SMP code and in
+#                          stock Linux
 #   2. the host benchmark (make bench-host)
 #   3. scripts/bench-report.py: CSVs, PNG plots, summary.md; the summary
 #      table is printed last.
@@ -25,11 +30,13 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${CACHE:-$TOP/cache}
 LINUX_DOMU_DIR=$CACHE/linux-domu
-XEN_SCENARIOS=(bench-locks bench-vcpu bench-linux-vcpu)
+LINUX_SMPALT_DOMU_DIR=$CACHE/linux-smpalt-domu
+LINUX_VMLINUZ=$CACHE/linux/out/vmlinuz
+XEN_SCENARIOS=(bench-locks bench-vcpu bench-linux-vcpu bench-linux-smpalt)
 ROUNDS=5
-# Seconds one scenario may take inside dom0: the Linux one boots two
-# domUs (about 30 s each under TCG) and waits 5 s for every change that
-# never comes.
+# Seconds one scenario may take inside dom0: the Linux ones boot two or
+# three domUs (about 30 s each under TCG), the stock one waits 5 s for
+# every change that never comes.
 SCENARIO_TIMEOUT=480
 
 die() {
@@ -85,9 +92,18 @@ else
 	stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
 	linux_dir=
 fi
+stage "patched Linux domU initramfs (scripts/mk-linux-smpalt-domu.sh)"
+if [ -f "$LINUX_VMLINUZ" ] &&
+	bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$LINUX_SMPALT_DOMU_DIR" \
+		-k "$LINUX_VMLINUZ" >>"$res/fetch.log" 2>&1; then
+	smpalt_linux_dir=$LINUX_SMPALT_DOMU_DIR
+else
+	stage "no patched Linux domU (make linux; see $res/fetch.log): bench-linux-smpalt will fail"
+	smpalt_linux_dir=
+fi
 stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds)"
 xen_status=0
-LINUX_DOMU_DIR=$linux_dir XEN_OUT=$res/xen \
+LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir XEN_OUT=$res/xen \
 	XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
 	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS" \
 	bash "$TOP/scripts/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |

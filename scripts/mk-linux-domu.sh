@@ -21,6 +21,9 @@
 # and "linux-bench: busy done at <uptime>". linux-bench.poll-usec=USEC
 # replaces POLL_USEC (each poll forks usleep: under TCG the default costs
 # a good part of a vCPU, which an autoscaler on Xen's accounting sees).
+# With smpalt.work=CS it also runs the benchmark's lock-heavy loop,
+# scripts/domu-work.sh (/bin/smpalt-work: rounds of CS centiseconds, one
+# console line each), pinned to cpu 0 (tests/xen/bench-linux-smpalt.sh).
 #
 # Usage: scripts/mk-linux-domu.sh [-o DIR]     (default cache/linux-domu)
 # Writes DIR/initrd.gz and links DIR/vmlinuz to cache/xen/vmlinuz; the dom0
@@ -65,6 +68,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,proc,sys,dev}
 cp "$BUSYBOX" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
+install -m 0755 "$TOP/scripts/domu-work.sh" "$stage/bin/smpalt-work"
 
 # The domU's /init (busybox ash). Everything in the loops is a shell
 # builtin except usleep, so that polling costs little of the one vCPU.
@@ -82,6 +86,7 @@ mount -t devtmpfs devtmpfs /dev
 
 onliner=0
 busy=0
+work_cs=
 busy_loops=4
 read -r cmdline </proc/cmdline
 case " $cmdline " in
@@ -92,6 +97,7 @@ for arg in $cmdline; do
 	linux-bench.busy=*) busy=${arg#*=} ;;
 	linux-bench.busy-loops=*) busy_loops=${arg#*=} ;;
 	linux-bench.poll-usec=*) POLL_USEC=${arg#*=} ;;
+	smpalt.work=*) work_cs=${arg#*=} ;;
 	esac
 done
 
@@ -132,6 +138,8 @@ busy_phase() {
 	echo "linux-bench: busy done at $up"
 }
 [ "$busy" -gt 0 ] 2>/dev/null && busy_phase &
+# The benchmark's lock-heavy loop, on cpu 0 only (scripts/domu-work.sh).
+[ -z "$work_cs" ] || taskset 1 /bin/smpalt-work "$work_cs" &
 
 # The present list too, to show a cpu that the kernel added but left
 # offline.

@@ -16,6 +16,10 @@
 # name=value, or one file, its lines joined with "; "; "linux-smpalt:
 # status none" when neither exists). Both polled every POLL_SEC seconds
 # with shell builtins and one sleep, so that /init costs the guest little.
+# With smpalt.work=CS on the kernel command line /init also starts the
+# benchmark's lock-heavy loop, scripts/domu-work.sh (/bin/smpalt-work:
+# rounds of CS centiseconds, one console line each), pinned to cpu 0
+# (tests/xen/bench-linux-smpalt.sh).
 #
 # Usage: scripts/mk-linux-smpalt-domu.sh [-o DIR] [-k VMLINUZ]
 #   DIR      default cache/linux-smpalt-domu
@@ -67,6 +71,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,proc,sys,dev}
 cp "$BUSYBOX" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
+install -m 0755 "$TOP/scripts/domu-work.sh" "$stage/bin/smpalt-work"
 
 cat >"$stage/init" <<'INIT'
 #!/bin/busybox sh
@@ -112,6 +117,13 @@ read_status() {
 read -r online <$CPU_SYS/online
 read -r present <$CPU_SYS/present
 echo "linux-smpalt: init, online $online, present $present"
+# The benchmark's lock-heavy loop, on cpu 0 only (scripts/domu-work.sh).
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case $arg in
+	smpalt.work=*) taskset 1 /bin/smpalt-work "${arg#*=}" & ;;
+	esac
+done
 last_online=$online
 last_status=
 while :; do

@@ -11,7 +11,8 @@
 # config in /etc/xen, the autoscaler in /usr/local/sbin; scripts/dom0/lib.sh
 # names these paths),
 # and the test-only smpalt-lostupdate.elf found beside the guest kernel at
-# /opt/smpalt/smpalt-lostupdate.elf.
+# /opt/smpalt/smpalt-lostupdate.elf; the benchmarks' event stamper
+# (tests/bench/xs_stamp.c) at /opt/smpalt/bin/smpalt-xs-stamp when built.
 #
 # Usage: scripts/mkinitramfs.sh [-o OUTPUT] [GUEST_ELF]
 #   OUTPUT     default cache/dom0-initrd.gz
@@ -220,6 +221,17 @@ if [ -n "$GUEST_ELF" ] && [ -n "$AUTOSCALER" ]; then
 		copy_lib "$dep"
 	done
 	installed="make install PREFIX=$INSTALL_PREFIX"
+fi
+
+# --- the benchmarks' dom0 event stamper (mk/bench.mk), when built: XS_STAMP
+# from the environment, else the gcc or clang build if present.
+XS_STAMP=${XS_STAMP:-}
+for a in "$TOP"/build/{gcc,clang}/bench/smpalt-xs-stamp; do
+	[ -n "$XS_STAMP" ] || [ ! -x "$a" ] || XS_STAMP=$a
+done
+if [ -n "$XS_STAMP" ]; then
+	mkdir -p "$stage/opt/smpalt/bin"
+	copy_bin "$XS_STAMP" opt/smpalt/bin/smpalt-xs-stamp
 fi
 
 # --- libvirt (LIBVIRT=1 only): libvirtd, its libxl driver, virsh, the
