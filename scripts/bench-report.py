@@ -184,6 +184,28 @@ def gnuplot(script, res):
         return False
 
 
+# Point types of the series of a per-transition plot, in order.
+POINT_TYPES = (7, 9, 5, 2)
+
+
+def transition_points(res, name, series):
+    """Write SERIES, (label, x offset, [(transition, y)]), as the gnuplot
+    data file NAME (one index a series); return its xtics and plot list."""
+    with open(os.path.join(res, name), "w") as f:
+        for label, dx, pts in series:
+            f.write("# %s\n" % label)
+            for t, y in pts:
+                if t in TRANSITIONS:
+                    f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
+            f.write("\n\n")
+    xtics = ", ".join('"%s" %d' % (t, i) for i, t in enumerate(TRANSITIONS))
+    plots = ", ".join(
+        "'%s' index %d using 1:2 with points pt %d ps 1.2 title '%s'"
+        % (name, i, POINT_TYPES[i % len(POINT_TYPES)], s[0])
+        for i, s in enumerate(series))
+    return xtics, plots
+
+
 def plot_latency(res, smpalt_rows, linux_rows, plinux_rows):
     """Points per transition: smpalt, Linux with the smpalt series, Linux +
     onlining, Linux kernel-only (a change never seen is drawn at the 5 s
@@ -204,18 +226,7 @@ def plot_latency(res, smpalt_rows, linux_rows, plinux_rows):
             elif r["outcome"] == "never":
                 pts.append((transition(r), NEVER_SEC))
         series.append((label, dx, pts))
-    data = os.path.join(res, "vcpu-latency.dat")
-    with open(data, "w") as f:
-        for label, dx, pts in series:
-            f.write("# %s\n" % label)
-            for t, y in pts:
-                if t in TRANSITIONS:
-                    f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
-            f.write("\n\n")
-    xtics = ", ".join('"%s" %d' % (t, i) for i, t in enumerate(TRANSITIONS))
-    plots = ", ".join(
-        "'vcpu-latency.dat' index %d using 1:2 with points pt %d ps 1.2 "
-        "title '%s'" % (i, (7, 9, 5, 2)[i], s[0]) for i, s in enumerate(series))
+    xtics, plots = transition_points(res, "vcpu-latency.dat", series)
     return gnuplot(f"""
 set terminal pngcairo size 900,560
 set output 'vcpu-latency.png'
@@ -281,18 +292,7 @@ plot 'inguest.dat' using 2:xtic(1) title 'SMP form (unpatched)', \\
 
 def plot_reaction(res, series):
     """The guest's own reaction per transition (stamper, one dom0 clock)."""
-    data = os.path.join(res, "reaction.dat")
-    with open(data, "w") as f:
-        for label, dx, pts in series:
-            f.write("# %s\n" % label)
-            for t, y in pts:
-                if t in TRANSITIONS:
-                    f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
-            f.write("\n\n")
-    xtics = ", ".join('"%s" %d' % (t, i) for i, t in enumerate(TRANSITIONS))
-    plots = ", ".join(
-        "'reaction.dat' index %d using 1:2 with points pt %d ps 1.2 "
-        "title '%s'" % (i, (7, 5)[i % 2], s[0]) for i, s in enumerate(series))
+    xtics, plots = transition_points(res, "reaction.dat", series)
     return gnuplot(f"""
 set terminal pngcairo size 900,520
 set output 'reaction.png'

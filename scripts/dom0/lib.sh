@@ -448,6 +448,41 @@ check_counters() {
 	return 1
 }
 
+# expect_lost_update CHECKS EVERY COUNTERS: for a guest whose lock sites
+# are left in UP form on purpose, run the counters check every EVERY
+# seconds, at most CHECKS times, until it answers "FAIL <which> expected=<x>
+# got=<y>"; <which> must be one of COUNTERS (an ERE such as "locked|atomic")
+# and y < x, else the scenario fails. Returns 0 with LOST_AFTER_S (seconds
+# of checking), LOST_WHICH, LOST_EXPECTED and LOST_GOT set; ends the
+# scenario with ERROR when a check gets no answer, and returns 1 when every
+# check answered ok (the check did not see the lost updates).
+expect_lost_update() {
+	local checks=$1 every=$2 counters=$3 n=0 rc
+	while [ $n -lt "$checks" ]; do
+		n=$((n + 1))
+		sleep "$every"
+		check_counters
+		rc=$?
+		case $rc in
+		0)
+			log "check $n of $checks: ok items=$CHECK_ITEMS (no lost update yet)"
+			continue
+			;;
+		2) result ERROR "counters check $n: $CHECK_REPLY" ;;
+		esac
+		# shellcheck disable=SC2086 # split into words on purpose
+		set -- $CHECK_REPLY
+		LOST_WHICH=${2:-} LOST_EXPECTED=${3#expected=} LOST_GOT=${4#got=}
+		echo "$LOST_WHICH" | grep -qxE -- "$counters" ||
+			fail "counters check $n failed on '$LOST_WHICH', not on the unlocked counters ($counters): $CHECK_REPLY"
+		[ "$LOST_GOT" -lt "$LOST_EXPECTED" ] 2>/dev/null ||
+			fail "counters check $n: $CHECK_REPLY: expected fewer than $LOST_EXPECTED (lost updates)"
+		LOST_AFTER_S=$((n * every))
+		return 0
+	done
+	return 1
+}
+
 # alive PID: the process runs (a zombie not yet waited for does not).
 alive() {
 	local st

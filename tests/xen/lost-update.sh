@@ -35,30 +35,8 @@ wait_for_xs data/smpalt/mode smp $STEP_TIMEOUT ||
 start_workload $DEMAND $WORKLOAD_TIMEOUT ||
 	fail "demand $DEMAND: throughput never became positive"
 
-n=0
-while [ $n -lt $CHECKS ]; do
-	n=$((n + 1))
-	sleep $CHECK_EVERY
-	check_counters
-	rc=$?
-	case $rc in
-	0)
-		log "check $n of $CHECKS: ok items=$CHECK_ITEMS (no lost update yet)"
-		continue
-		;;
-	2) result ERROR "counters check $n: $CHECK_REPLY" ;;
-	esac
-	# "FAIL <which> expected=<x> got=<y>"
-	# shellcheck disable=SC2086 # split into words on purpose
-	set -- $CHECK_REPLY
-	which=${2:-} expected=${3#expected=} got=${4#got=}
-	case $which in
-	locked | atomic) ;;
-	*) fail "counters check $n failed on '$which', not on the unlocked counters: $CHECK_REPLY" ;;
-	esac
-	[ "$got" -lt "$expected" ] 2>/dev/null ||
-		fail "counters check $n: $CHECK_REPLY: expected fewer than $expected (lost updates)"
+if expect_lost_update $CHECKS $CHECK_EVERY "locked|atomic"; then
 	guest_destroy
-	result SUCCESS "UP-form lock sites on $VCPUS vCPUs: the counters check answered '$CHECK_REPLY' ($((expected - got)) updates lost) after $((n * CHECK_EVERY)) s"
-done
+	result SUCCESS "UP-form lock sites on $VCPUS vCPUs: the counters check answered '$CHECK_REPLY' ($((LOST_EXPECTED - LOST_GOT)) updates lost) after $LOST_AFTER_S s"
+fi
 result ERROR "counters check answered ok $CHECKS times in $((CHECKS * CHECK_EVERY)) s with the lock sites in UP form on $VCPUS vCPUs (last: $CHECK_REPLY): it cannot see lost updates"
