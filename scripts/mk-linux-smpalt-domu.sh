@@ -16,12 +16,6 @@
 # name=value, or one file, its lines joined with "; "; "linux-smpalt:
 # status none" when neither exists). Both polled every POLL_SEC seconds
 # with shell builtins and one sleep, so that /init costs the guest little.
-# With linux-smpalt.profile=NAME:SECONDS:LOOPS[,...] on the kernel command
-# line (make demo GUEST=linux) it also runs that profile from boot: per
-# phase, LOOPS shell loops that only spin, for SECONDS, printing
-#     linux-smpalt: phase <name> (<s> s, <loops> loops) at <uptime>
-# and at the end "linux-smpalt: profile done after <n> s" (a bad profile:
-# "linux-smpalt: profile ignored (...): why", and nothing runs).
 #
 # Usage: scripts/mk-linux-smpalt-domu.sh [-o DIR] [-k VMLINUZ]
 #   DIR      default cache/linux-smpalt-domu
@@ -29,6 +23,14 @@
 # Writes DIR/initrd.gz and DIR/vmlinuz (a copy of VMLINUZ); the dom0
 # initramfs carries both when LINUX_SMPALT_DIR=DIR is set for
 # scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run (busybox).
+#
+# With linux-smpalt.profile=NAME:SECONDS:LOOPS[,...] on the kernel command
+# line (make demo GUEST=linux) the guest's /init also runs that profile
+# from boot: per phase, LOOPS shell loops that only spin, for SECONDS,
+# printing
+#     linux-smpalt: phase <name> (<s> s, <loops> loops) at <uptime>
+# and at the end "linux-smpalt: profile done after <n> s" (a bad profile:
+# "linux-smpalt: profile ignored (...): why", and nothing runs).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
