@@ -1,7 +1,8 @@
 # smpalt top-level Makefile.
 #
 #   make            build the guest kernel, host tests and dom0 tools
-#   make demo       the main job (see README.md)
+#   make demo       the main job (see README.md); GUEST=linux: with the
+#                   patched Linux 6.1 guest (mk/demo.mk)
 #   make test       every test: unit (gcc, clang, sanitizers), site checker,
 #                   and the scenarios on real Xen inside QEMU
 #   make test-unit  unit tests of the guest's code on the host, gcc and

@@ -1,6 +1,6 @@
 # The load-driven demo. Included by the top-level Makefile after
 # mk/guest.mk (GUEST_ELF) and mk/tools.mk (AUTOSCALER, exported for the
-# dom0 initramfs).
+# dom0 initramfs), before mk/linux.mk (the linux target).
 #
 #   make demo-autoscale   Xen 4.17 in QEMU: a guest (vcpus=1, maxvcpus=4)
 #                         runs the workload profile (include/smpalt/profile.h)
@@ -8,16 +8,34 @@
 #                         second live, then out/demo/<timestamp>/demo.png,
 #                         demo.csv and summary.txt
 #                         (scripts/run-demo-autoscale.sh)
+#   make demo-autoscale GUEST=linux
+#                         the same with the patched Linux 6.1 guest (make
+#                         linux first): busy loops in phases, scaled by
+#                         Xen's CPU accounting (--signal xen)
 #   make demo-report DEMO=out/demo/<timestamp>
 #                         redo the plot and summary of a run
-# `make demo` runs demo-host, then this.
+# `make demo` runs demo-host, then this (GUEST= passed on).
 
-.PHONY: demo-autoscale demo-report
+.PHONY: demo-autoscale demo-report demo-check-guest
 
 DEMO ?= $(TOP)/out/demo/latest
+# The demo's guest: smpalt (the default) or linux.
+GUEST ?= smpalt
+DEMO_GUESTS := smpalt linux
+# The Linux guest needs its kernel; the smpalt kernel and the autoscaler
+# are wanted by both (the dom0 image installs them together).
+DEMO_GUEST_DEPS_smpalt :=
+DEMO_GUEST_DEPS_linux := linux
 
-demo-autoscale: deps $(GUEST_ELF) $(AUTOSCALER)
-	@bash $(TOP)/scripts/run-demo-autoscale.sh -g $(GUEST_ELF)
+demo: demo-check-guest
+
+demo-check-guest:
+	@case ' $(DEMO_GUESTS) ' in *' $(GUEST) '*) ;; \
+	*) echo "demo: error: unknown GUEST='$(GUEST)' (one of: $(DEMO_GUESTS))" >&2; \
+	   exit 2 ;; esac
+
+demo-autoscale: demo-check-guest deps $(GUEST_ELF) $(AUTOSCALER) $(DEMO_GUEST_DEPS_$(GUEST))
+	@bash $(TOP)/scripts/run-demo-autoscale.sh -G $(GUEST) -g $(GUEST_ELF)
 
 demo-report:
 	@python3 $(TOP)/scripts/demo-report.py $(DEMO)

@@ -3,15 +3,19 @@
 
 Usage: scripts/demo-report.py DEMO_DIR
 
-Reads DEMO_DIR/xen/demo-autoscale.csv (one row a second from dom0:
-t_s,vcpus,mode,load,throughput,phase,switches) and the autoscaler's log,
-writes DEMO_DIR/demo.csv (a copy), demo.png (gnuplot: load on the left
-axis with the autoscaler's scale-up and scale-down thresholds for the vCPU
-count of each moment, vCPUs on the right, SMP mode as a shaded band,
-phases marked, throughput below; legends outside the data),
-summary.txt, and prints the summary. The package versions of the run
-(DEMO_DIR/xen/versions.txt, from scripts/fetch-xen.sh) go into the
-summary.
+Reads the samples dom0 took once a second and the autoscaler's log:
+DEMO_DIR/xen/demo-autoscale.csv (the smpalt guest:
+t_s,vcpus,mode,load,throughput,phase,switches; load is what the guest
+publishes) or DEMO_DIR/xen/demo-autoscale-linux.csv (the patched Linux
+guest, make demo GUEST=linux: t_s,vcpus,mode,xen_load,phase,switches; load
+is Xen's CPU accounting, the guest publishes neither load nor
+throughput). Writes DEMO_DIR/demo.csv (a copy), demo.png (gnuplot: load on
+the left axis with the autoscaler's scale-up and scale-down thresholds for
+the vCPU count of each moment, vCPUs on the right, SMP mode as a shaded
+band, phases marked, throughput below when the guest publishes it;
+legends outside the data), summary.txt, and prints the summary. The
+package versions of the run (DEMO_DIR/xen/versions.txt, from
+scripts/fetch-xen.sh) go into the summary.
 """
 import csv
 import os
@@ -20,7 +24,10 @@ import shutil
 import subprocess
 import sys
 
-SCENARIO = "demo-autoscale"
+# The dom0 demo of each guest (scripts/dom0/<name>.sh), by the samples'
+# file it sends back.
+SCENARIOS = ("demo-autoscale", "demo-autoscale-linux")
+NO_THROUGHPUT = "not published by the Linux guest"
 PLOT_DATA = "demo-plot.dat"
 DECISION_DATA = "demo-decisions.dat"
 CS_PER_SEC = 100.0
@@ -30,22 +37,26 @@ DECISION = re.compile(r"^\[\s*([0-9.]+)\] .*: load (\d+)%, vcpus (\d+) -> "
 
 
 def read_samples(path):
+    """The rows, and whether they carry Xen's load (the Linux guest's demo:
+    xen_load, no throughput; tput is None) or the guest's own."""
     rows = []
     with open(path, newline="") as f:
-        for r in csv.DictReader(f):
+        reader = csv.DictReader(f)
+        xen_load = "xen_load" in (reader.fieldnames or [])
+        for r in reader:
             try:
                 rows.append({
                     "t": float(r["t_s"]),
                     "vcpus": int(r["vcpus"]),
                     "mode": r["mode"],
-                    "load": int(r["load"]),
-                    "tput": int(r["throughput"]),
+                    "load": int(r["xen_load" if xen_load else "load"]),
+                    "tput": None if xen_load else int(r["throughput"]),
                     "phase": r["phase"],
                     "switches": int(r["switches"]),
                 })
             except (KeyError, ValueError):
-                continue  # a key not published yet: skip the row
-    return rows
+                continue  # a key (or Xen's first figure) not there yet
+    return rows, xen_load
 
 
 def thresholds(meta):
@@ -104,7 +115,7 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def summarise(rows, decisions, result, meta, versions):
+def summarise(rows, decisions, result, meta, versions, xen_load):
     lines = []
     dur = rows[-1]["t"] - rows[0]["t"] + 1.0
     t_mode = {"up": 0.0, "smp": 0.0}
@@ -118,8 +129,13 @@ def summarise(rows, decisions, result, meta, versions):
     ups = [d for d in decisions if d[3] > d[2]]
     downs = [d for d in decisions if d[3] < d[2]]
     switches = rows[-1]["switches"] - rows[0]["switches"]
-    lines.append("smpalt demo: %d samples over %.0f s (guest vcpus=1, "
-                 "maxvcpus=4, smpalt-autoscaler)" % (len(rows), dur))
+    if xen_load:
+        lines.append("smpalt demo, patched Linux 6.1 guest: %d samples over "
+                     "%.0f s (guest vcpus=1, maxvcpus=4, smpalt-autoscaler "
+                     "--signal xen)" % (len(rows), dur))
+    else:
+        lines.append("smpalt demo: %d samples over %.0f s (guest vcpus=1, "
+                     "maxvcpus=4, smpalt-autoscaler)" % (len(rows), dur))
     if meta:
         lines.append("profile: %s; autoscaler %s" % (
             meta.get("profile", "?"), meta.get("autoscaler", "?")))
@@ -127,6 +143,10 @@ def summarise(rows, decisions, result, meta, versions):
     if high is not None and low is not None:
         lines.append("thresholds: scale up above %d%% x vCPUs, down below "
                      "%d%% x vCPUs (load in %% of one vCPU)" % (high, low))
+    if xen_load:
+        lines.append("load: Xen's CPU accounting of the guest's vCPUs (the "
+                     "autoscaler's xen_load, mean of each second); "
+                     "throughput: " + NO_THROUGHPUT)
     if versions:
         lines.append("packages: " + "; ".join(
             "%s %s" % (k, versions[k]) for k in
@@ -148,14 +168,18 @@ def summarise(rows, decisions, result, meta, versions):
                     100 * t_mode["smp"] / dur))
     lines.append("per phase (mean over its samples; TCG: not hardware "
                  "speeds):")
-    lines.append("    %-8s %7s %9s %7s %6s %16s" % (
-        "phase", "seconds", "load %", "vCPUs", "SMP %", "throughput/s"))
+    head = "    %-8s %7s %9s %7s %6s" % (
+        "phase", "seconds", "Xen load%" if xen_load else "load %",
+        "vCPUs", "SMP %")
+    lines.append(head + ("" if xen_load else " %16s" % "throughput/s"))
     for name, t0, t1, rs in phases_of(rows):
-        lines.append("    %-8s %7.0f %9.0f %7.1f %6.0f %16.0f" % (
+        line = "    %-8s %7.0f %9.0f %7.1f %6.0f" % (
             name, t1 - t0, mean([r["load"] for r in rs]),
             mean([r["vcpus"] for r in rs]),
-            100 * mean([1 if r["mode"] == "smp" else 0 for r in rs]),
-            mean([r["tput"] for r in rs])))
+            100 * mean([1 if r["mode"] == "smp" else 0 for r in rs]))
+        if not xen_load:
+            line += " %16.0f" % mean([r["tput"] for r in rs])
+        lines.append(line)
     return lines
 
 
@@ -173,7 +197,34 @@ def threshold_lines(high, low):
     return out
 
 
-def plot(rows, decisions, out_dir, meta):
+# Per guest: the plot's title, what its load is, and whether a throughput
+# panel goes below (the smpalt guest publishes one, the Linux guest not).
+TITLE_SMPALT = ("smpalt: a Xen PV guest scaled by smpalt-autoscaler while "
+                "its workload profile runs\\n(Xen 4.17 in QEMU/TCG; the "
+                "guest's text is UP with one vCPU, SMP with more)")
+TITLE_LINUX = ("smpalt: a patched Linux 6.1 PV guest scaled by "
+               "smpalt-autoscaler on Xen's CPU accounting while busy loops "
+               "run in phases\\n(Xen 4.17 in QEMU/TCG; the kernel text is "
+               "UP with one vCPU, SMP with more; throughput: %s)"
+               % NO_THROUGHPUT)
+BOTTOM_SMPALT = """# --- bottom: throughput
+unset arrow
+unset label
+set size 1,0.30
+set origin 0,0
+set tmargin 1
+set xlabel 'time since the profile started (s)'
+set ylabel 'k items/s'
+set yrange [0:%(tputmax).1f]
+unset y2label
+unset y2tics
+unset key
+set title 'throughput: work items/s (data/smpalt/throughput)' offset 0,-0.5
+plot '%(data)s' using 1:($5 / 1000) with lines lw 2 lc rgb '#7030a0' notitle
+"""
+
+
+def plot(rows, decisions, out_dir, meta, xen_load):
     vmax = max(4, max(r["vcpus"] for r in rows))
     high, low = thresholds(meta)
     lmax = max(100, max(r["load"] for r in rows))
@@ -185,7 +236,7 @@ def plot(rows, decisions, out_dir, meta):
         for r in rows:
             f.write("%.2f %d %d %d %d\n" % (r["t"], r["vcpus"],
                                             1 if r["mode"] == "smp" else 0,
-                                            r["load"], r["tput"]))
+                                            r["load"], r["tput"] or 0))
     with open(os.path.join(out_dir, DECISION_DATA), "w") as f:
         f.write("# t new-vcpus (autoscaler decisions)\n")
         for d in decisions:
@@ -203,48 +254,53 @@ def plot(rows, decisions, out_dir, meta):
 set terminal pngcairo size 1100,720 font ',11'
 set output 'demo.png'
 set datafile separator ' '
-set multiplot layout 2,1 title "smpalt: a Xen PV guest scaled by smpalt-autoscaler while its workload profile runs\\n(Xen 4.17 in QEMU/TCG; the guest's text is UP with one vCPU, SMP with more)"
+set multiplot layout 2,1 title "%(title)s"
 set lmargin 10
 set rmargin 10
 set xrange [0:%(tmax).1f]
 set grid xtics ytics lc rgb '#dddddd'
 # --- top: load, vCPUs, mode
-set size 1,0.64
-set origin 0,0.31
+set size 1,%(top_size).2f
+set origin 0,%(top_origin).2f
 set tmargin 4
-set ylabel 'load (%% of one vCPU)'
+set ylabel "%(ylabel)s"
 set yrange [0:%(lmax)d]
 set y2label 'vCPUs online'
 # Two vCPUs of headroom: the vCPU steps must not lie on the threshold lines.
 set y2range [0:%(vmax1)d]
 set y2tics 1
 set ytics nomirror
-set xlabel ''
+set xlabel '%(top_xlabel)s'
 set key outside bottom center horizontal maxrows 2 samplen 2 spacing 1
 %(labels)s
 plot '%(data)s' using 1:($3 * %(lmax)d) with fillsteps fs transparent solid 0.18 noborder lc rgb '#e06020' title 'mode smp (shaded; white: up)', \\
-%(thresholds)s     '' using 1:4 with lines lw 2 lc rgb '#2060c0' title 'load (data/smpalt/load)', \\
+%(thresholds)s     '' using 1:4 with lines lw 2 lc rgb '#2060c0' title "%(load_title)s", \\
      '' using 1:2 axes x1y2 with steps lw 3 lc rgb '#109030' title 'vCPUs online (right axis)', \\
      '%(dec)s' using 1:2 axes x1y2 with points pt 9 ps 1.6 lc rgb '#109030' title 'autoscaler decision (new count)'
-# --- bottom: throughput
-unset arrow
-unset label
-set size 1,0.30
-set origin 0,0
-set tmargin 1
-set xlabel 'time since the profile started (s)'
-set ylabel 'k items/s'
-set yrange [0:%(tputmax).1f]
-unset y2label
-unset y2tics
-unset key
-set title 'throughput: work items/s (data/smpalt/throughput)' offset 0,-0.5
-plot '%(data)s' using 1:($5 / 1000) with lines lw 2 lc rgb '#7030a0' notitle
+%(bottom)s
 unset multiplot
-""" % {"tmax": tmax, "lmax": lmax, "vmax1": vmax + 2,
-       "labels": "\n".join(labels), "data": PLOT_DATA,
-       "dec": DECISION_DATA, "thresholds": threshold_lines(high, low),
-       "tputmax": max(1, max(r["tput"] for r in rows)) * 1.25 / 1000}
+"""
+    fields = {"tmax": tmax, "lmax": lmax, "vmax1": vmax + 2,
+              "labels": "\n".join(labels), "data": PLOT_DATA,
+              "dec": DECISION_DATA, "thresholds": threshold_lines(high, low)}
+    if xen_load:
+        fields.update({
+            "title": TITLE_LINUX, "top_size": 0.94, "top_origin": 0.02,
+            "top_xlabel": "time since the profile started (s)",
+            "ylabel": "load (% of one vCPU, Xen's CPU accounting)",
+            "load_title": "load: Xen's CPU accounting (--signal xen)",
+            "bottom": ""})
+    else:
+        fields.update({
+            "title": TITLE_SMPALT, "top_size": 0.64, "top_origin": 0.31,
+            "top_xlabel": "",
+            "ylabel": "load (% of one vCPU)",
+            "load_title": "load (data/smpalt/load)",
+            "bottom": BOTTOM_SMPALT % {
+                "data": PLOT_DATA,
+                "tputmax": max(1, max(r["tput"] for r in rows)) * 1.25
+                / 1000}})
+    script = script % fields
     try:
         subprocess.run(["gnuplot"], input=script, text=True, cwd=out_dir,
                        check=True, capture_output=True)
@@ -262,29 +318,36 @@ def main():
         return 2
     out_dir = sys.argv[1]
     xen = os.path.join(out_dir, "xen")
-    src = os.path.join(xen, SCENARIO + ".csv")
-    rows = read_samples(src)
+    scenario = next((s for s in SCENARIOS
+                     if os.path.exists(os.path.join(xen, s + ".csv"))),
+                    SCENARIOS[0])
+    src = os.path.join(xen, scenario + ".csv")
+    if not os.path.exists(src):
+        print("demo-report: no samples in %s (%s)" % (
+            xen, ", ".join(s + ".csv" for s in SCENARIOS)), file=sys.stderr)
+        return 1
+    rows, xen_load = read_samples(src)
     if len(rows) < 2:
         print("demo-report: fewer than 2 samples in %s" % src,
               file=sys.stderr)
         return 1
     shutil.copyfile(src, os.path.join(out_dir, "demo.csv"))
-    as_log = os.path.join(xen, SCENARIO + "-autoscaler.log")
+    as_log = os.path.join(xen, scenario + "-autoscaler.log")
     if os.path.exists(as_log):
         shutil.copyfile(as_log, os.path.join(out_dir, "autoscaler.log"))
     result = ""
-    log = os.path.join(xen, SCENARIO + ".log")
+    log = os.path.join(xen, scenario + ".log")
     if os.path.exists(log):
         with open(log) as f:
             for line in f:
                 if line.startswith("Test result: "):
                     result = line[len("Test result: "):].strip()
-    meta = read_meta(os.path.join(xen, SCENARIO + ".meta"))
+    meta = read_meta(os.path.join(xen, scenario + ".meta"))
     offset_s = int(meta.get("autoscaler_start_cs", "0")) / CS_PER_SEC
     decisions = read_decisions(as_log, offset_s)
     versions = read_meta(os.path.join(xen, "versions.txt"))
-    lines = summarise(rows, decisions, result, meta, versions)
-    ok = plot(rows, decisions, out_dir, meta)
+    lines = summarise(rows, decisions, result, meta, versions, xen_load)
+    ok = plot(rows, decisions, out_dir, meta, xen_load)
     lines.append("plot: %s" % (os.path.join(out_dir, "demo.png") if ok
                                else "none (gnuplot failed)"))
     lines.append("data: %s" % os.path.join(out_dir, "demo.csv"))

@@ -27,6 +27,14 @@
 # Writes DIR/initrd.gz and DIR/vmlinuz (a copy of VMLINUZ); the dom0
 # initramfs carries both when LINUX_SMPALT_DIR=DIR is set for
 # scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run (busybox).
+#
+# With linux-smpalt.profile=NAME:SECONDS:LOOPS[,...] on the kernel command
+# line (make demo GUEST=linux) the guest's /init also runs that profile
+# from boot: per phase, LOOPS shell loops that only spin, for SECONDS,
+# printing
+#     linux-smpalt: phase <name> (<s> s, <loops> loops) at <uptime>
+# and at the end "linux-smpalt: profile done after <n> s" (a bad profile:
+# "linux-smpalt: profile ignored (...): why", and nothing runs).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -114,16 +122,99 @@ read_status() {
 	done
 }
 
+# --- a phased busy-loop profile (make demo GUEST=linux): only with
+# linux-smpalt.profile=NAME:SECONDS:LOOPS[,NAME:SECONDS:LOOPS...] on the
+# kernel command line. Each phase runs LOOPS shell loops that only spin
+# (builtins, no fork: each keeps one vCPU busy) for SECONDS, then stops
+# them; one console line per phase and one at the end.
+PROFILE_ARG=linux-smpalt.profile
+PROFILE_PHASES_MAX=16
+PROFILE_SECONDS_MAX=3600
+PROFILE_LOOPS_MAX=32
+
+# profile_check TEXT: 0 if TEXT is a valid profile; else prints why.
+profile_check() {
+	local phase n=0 name rest secs loops
+	for phase in $(echo "$1" | tr ',' ' '); do
+		n=$((n + 1))
+		# Exactly three fields: after two colons, no third one.
+		case ${phase#*:*:} in *:* | "$phase")
+			echo "phase $n '$phase': not NAME:SECONDS:LOOPS"
+			return 1 ;;
+		esac
+		name=${phase%%:*} rest=${phase#*:}
+		secs=${rest%%:*} loops=${rest#*:}
+		case $name in '' | *[!A-Za-z0-9_-]*)
+			echo "phase $n '$phase': name not 1+ of A-Z a-z 0-9 _ -"
+			return 1 ;;
+		esac
+		case $secs in '' | *[!0-9]*)
+			echo "phase $n '$phase': seconds not a number"
+			return 1 ;;
+		esac
+		case $loops in '' | *[!0-9]*)
+			echo "phase $n '$phase': loops not a number"
+			return 1 ;;
+		esac
+		[ "$secs" -ge 1 ] && [ "$secs" -le $PROFILE_SECONDS_MAX ] || {
+			echo "phase $n '$phase': seconds out of range 1..$PROFILE_SECONDS_MAX"
+			return 1
+		}
+		[ "$loops" -le $PROFILE_LOOPS_MAX ] || {
+			echo "phase $n '$phase': loops out of range 0..$PROFILE_LOOPS_MAX"
+			return 1
+		}
+	done
+	[ $n -ge 1 ] && [ $n -le $PROFILE_PHASES_MAX ] || {
+		echo "$n phases, wanted 1..$PROFILE_PHASES_MAX"
+		return 1
+	}
+}
+
+# profile_run TEXT: run a checked profile's phases in order.
+profile_run() {
+	local phase name rest secs loops pids i t0 up
+	read -r t0 _ </proc/uptime
+	echo "linux-smpalt: profile started: $1"
+	for phase in $(echo "$1" | tr ',' ' '); do
+		name=${phase%%:*} rest=${phase#*:}
+		secs=${rest%%:*} loops=${rest#*:}
+		read -r up _ </proc/uptime
+		echo "linux-smpalt: phase $name ($secs s, $loops loops) at $up"
+		pids= i=0
+		while [ $i -lt "$loops" ]; do
+			(while :; do :; done) &
+			pids="$pids $!"
+			i=$((i + 1))
+		done
+		sleep "$secs"
+		[ -z "$pids" ] || kill $pids
+	done
+	read -r up _ </proc/uptime
+	echo "linux-smpalt: profile done after $((${up%.*} - ${t0%.*})) s"
+}
+
+profile= work=
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case $arg in
+	"$PROFILE_ARG="*) profile=${arg#*=} ;;
+	smpalt.work=*) work=${arg#*=} ;;
+	esac
+done
+if [ -n "$profile" ]; then
+	if why=$(profile_check "$profile"); then
+		profile_run "$profile" &
+	else
+		echo "linux-smpalt: profile ignored ($PROFILE_ARG=$profile): $why"
+	fi
+fi
+
 read -r online <$CPU_SYS/online
 read -r present <$CPU_SYS/present
 echo "linux-smpalt: init, online $online, present $present"
 # The benchmark's lock-heavy loop, on cpu 0 only (scripts/domu-work.sh).
-read -r cmdline </proc/cmdline
-for arg in $cmdline; do
-	case $arg in
-	smpalt.work=*) taskset 1 /bin/smpalt-work "${arg#*=}" & ;;
-	esac
-done
+[ -z "$work" ] || taskset 1 /bin/smpalt-work "$work" &
 last_online=$online
 last_status=
 while :; do

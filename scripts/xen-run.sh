@@ -17,8 +17,8 @@
 # Usage: scripts/xen-run.sh [-g GUEST_ELF] [-s SUITE] [scenario ...]
 #   -s SUITE       the folder the scenarios come from: tests/SUITE/ (xen,
 #                  the default; linux: the Linux 6.1 guests, make test-linux)
-#   scenario       a tests/SUITE/<name>.sh, or (suite xen)
-#                  scripts/dom0/demo-autoscale.sh (make demo); default:
+#   scenario       a tests/SUITE/<name>.sh, or (suite xen) a
+#                  scripts/dom0/demo-*.sh (make demo); default:
 #                  every tests/SUITE/*.sh except the slow benchmarks,
 #                  bench-*.sh, which run only when named (make bench)
 # Environment:

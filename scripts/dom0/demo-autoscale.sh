@@ -40,43 +40,6 @@ STOP_TIMEOUT=10
 [ -x "$AUTOSCALER" ] || result SKIP "no $AUTOSCALER in the initramfs (make tools)"
 require_guest
 
-live() {
-	echo "@@SMPALT LIVE $*" >/dev/console
-}
-
-# as_alive: the autoscaler runs (not a zombie), without a fork: its stat
-# line is "pid (smpalt-autoscal) S ...".
-as_alive() {
-	local st
-	read -r _ _ st _ 2>/dev/null <"/proc/$AS_PID/stat" || return 1
-	[ "$st" != Z ]
-}
-
-# uptime_var: NOW = centiseconds since dom0 boot, without a fork (lib.sh's
-# uptime_cs prints it, which costs a subshell).
-uptime_var() {
-	local up rest
-	read -r up rest </proc/uptime
-	NOW=${up%.*}${up#*.}
-	while [ "${NOW#0}" != "$NOW" ] && [ ${#NOW} -gt 1 ]; do NOW=${NOW#0}; done
-}
-
-demo_stop_autoscaler() {
-	local end=$(($(uptime_cs) + STOP_TIMEOUT * CS_PER_SEC))
-	[ -n "${AS_PID:-}" ] || return 0
-	kill -TERM "$AS_PID" 2>/dev/null
-	while alive "$AS_PID"; do
-		if [ "$(uptime_cs)" -gt $end ]; then
-			kill -KILL "$AS_PID"
-			break
-		fi
-		usleep $POLL_USEC
-	done
-	wait "$AS_PID"
-	log "autoscaler exited with status $?"
-	AS_PID=
-}
-
 finish() {
 	demo_stop_autoscaler
 	forward_decisions
@@ -87,27 +50,6 @@ finish() {
 	send_back demo-autoscale.meta "$META"
 	send_back demo-autoscale-autoscaler.csv "$AS_CSV"
 	send_back demo-autoscale-autoscaler.log "$AS_LOG"
-}
-
-# forward_decisions: the autoscaler log lines not shown yet, live (read
-# from fd 7, which stays open on the log: no fork per second).
-AS_PARTIAL=
-forward_decisions() {
-	local l
-	while :; do
-		if IFS= read -r l <&7; then
-			l=$AS_PARTIAL$l
-			AS_PARTIAL=
-		else
-			# EOF; a line still being written waits for the next call.
-			AS_PARTIAL=$AS_PARTIAL$l
-			break
-		fi
-		# "[  t] name (domain N): what" -> "  autoscaler: what"
-		l=${l#*] }
-		case $l in *"(domain "*"): "*) l=${l#*): } ;; esac
-		[ -z "$l" ] || live "  autoscaler: $l"
-	done
 }
 
 # --- 1. guest up and idle

@@ -910,6 +910,72 @@ us_to_ms() {
 	printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000))
 }
 
+# ------------------------------------ demos (scripts/dom0/demo-*.sh)
+# The live lines of `make demo` and the autoscaler it runs: AS_PID (its
+# pid), STOP_TIMEOUT (seconds it gets to exit after SIGTERM), its log
+# open on fd 7 for forward_decisions.
+
+# live TEXT: a line the host shows as it comes (the demo's sample lines).
+live() {
+	echo "@@SMPALT LIVE $*" >/dev/console
+}
+
+# as_alive: the autoscaler runs (not a zombie), without a fork: its stat
+# line is "pid (smpalt-autoscal) S ...".
+as_alive() {
+	local st
+	read -r _ _ st _ 2>/dev/null <"/proc/$AS_PID/stat" || return 1
+	[ "$st" != Z ]
+}
+
+# uptime_var: NOW = centiseconds since dom0 boot, without a fork (uptime_cs
+# prints it, which costs a subshell).
+uptime_var() {
+	local up rest
+	read -r up rest </proc/uptime
+	NOW=${up%.*}${up#*.}
+	while [ "${NOW#0}" != "$NOW" ] && [ ${#NOW} -gt 1 ]; do NOW=${NOW#0}; done
+}
+
+# demo_stop_autoscaler: SIGTERM to AS_PID (once), SIGKILL after
+# STOP_TIMEOUT seconds, wait for it and log its exit status.
+demo_stop_autoscaler() {
+	local end=$(($(uptime_cs) + STOP_TIMEOUT * CS_PER_SEC))
+	[ -n "${AS_PID:-}" ] || return 0
+	kill -TERM "$AS_PID" 2>/dev/null
+	while alive "$AS_PID"; do
+		if [ "$(uptime_cs)" -gt $end ]; then
+			kill -KILL "$AS_PID"
+			break
+		fi
+		usleep $POLL_USEC
+	done
+	wait "$AS_PID"
+	log "autoscaler exited with status $?"
+	AS_PID=
+}
+
+# forward_decisions: the autoscaler log lines not shown yet, live (read
+# from fd 7, which stays open on the log: no fork per second).
+AS_PARTIAL=
+forward_decisions() {
+	local l
+	while :; do
+		if IFS= read -r l <&7; then
+			l=$AS_PARTIAL$l
+			AS_PARTIAL=
+		else
+			# EOF; a line still being written waits for the next call.
+			AS_PARTIAL=$AS_PARTIAL$l
+			break
+		fi
+		# "[  t] name (domain N): what" -> "  autoscaler: what"
+		l=${l#*] }
+		case $l in *"(domain "*"): "*) l=${l#*): } ;; esac
+		[ -z "$l" ] || live "  autoscaler: $l"
+	done
+}
+
 # ----------------------------------------------------------------- runner
 
 # emit_file NAME PATH: send a file to the host between markers, every line
