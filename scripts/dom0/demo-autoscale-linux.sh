@@ -137,7 +137,7 @@ wait_for_console "$STARTED" $START_TIMEOUT || {
 	grep -F "$IGNORED_LINE" "$CONSOLE_LOG" | tr -d '\r'
 	fail "the guest did not start its profile (console above, if it refused it)"
 }
-start=$(uptime_cs)
+DEMO_START=$(uptime_cs)
 : >"$AS_LOG"
 : >"$AS_CSV"
 exec 7<"$AS_LOG" 5<"$AS_CSV" 6<"$CONSOLE_LOG"
@@ -153,14 +153,14 @@ note "profile: $PROFILE (NAME:SECONDS:LOOPS)"
 	echo "guest=linux"
 	echo "profile=$PROFILE"
 	echo "autoscaler=--signal xen --period $PERIOD --high $HIGH --low $LOW --hold-up $HOLD_UP --hold-down $HOLD_DOWN"
-	echo "autoscaler_start_cs=$((as_start - start))"
+	echo "autoscaler_start_cs=$((as_start - DEMO_START))"
 } >"$META"
 
 # --- 2. one sample a second until the profile is done and settled
 echo "t_s,vcpus,mode,xen_load,phase,switches" >"$CSV"
 printf '@@SMPALT LIVE %6s %5s %4s %9s  %s\n' time vcpus mode "Xen load" \
 	phase >/dev/console
-k=0 done_at='' last_online='' max_online=0 phase_prev='' load_max=0
+DEMO_K=0 DEMO_DONE_AT='' last_online='' max_online=0 phase_prev='' load_max=0
 ups=0 downs=0 saw_smp=0 mismatch=0 PHASE=- LOAD=
 while :; do
 	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
@@ -171,7 +171,7 @@ while :; do
 	online=${1:-} mode=${2:-} sw=${3:-}
 	follow_console
 	follow_load
-	t=$((NOW - start))
+	t=$((NOW - DEMO_START))
 	cs=$((t % CS_PER_SEC))
 	[ $cs -ge 10 ] || cs=0$cs
 	echo "$((t / CS_PER_SEC)).$cs,$online,$mode,$LOAD,$PHASE,$sw" >>"$CSV"
@@ -208,20 +208,8 @@ while :; do
 		fi
 	fi
 	as_alive || { finish; fail "autoscaler exited (see demo-autoscale-linux-autoscaler.log)"; }
-	if [ "$PHASE" = "done" ]; then
-		[ -n "$done_at" ] || done_at=$NOW
-		# Settled: back at one vCPU in UP code, or out of patience.
-		[ "$online" = 1 ] && [ "$mode" = up ] && break
-		[ $((NOW - done_at)) -lt $((SETTLE_TIMEOUT * CS_PER_SEC)) ] || break
-	elif [ $t -gt $((PROFILE_TIMEOUT * CS_PER_SEC)) ]; then
-		finish
-		fail "profile not done after ${PROFILE_TIMEOUT}s (phase '$PHASE')"
-	fi
-	# Next whole second after the start (a slow round skips, not piles up).
-	k=$((k + 1))
-	uptime_var
-	while [ $((start + k * SAMPLE_CS)) -le "$NOW" ]; do k=$((k + 1)); done
-	usleep $(((start + k * SAMPLE_CS - NOW) * USEC_PER_CS))
+	demo_settled "$PHASE" "$t" "$online" "$mode" && break
+	demo_next_sample
 done
 
 # --- 3. the autoscaler stopped (no vcpu-set in flight): Xen agrees, the

@@ -69,13 +69,13 @@ AS_PID=$!
 note "autoscaler: period ${PERIOD}s, hold ${HOLD}s, up above ${HIGH}%, down below ${LOW}% of each vCPU"
 xs_write_guest control/smpalt/profile "$PROFILE" ||
 	{ finish; fail "cannot write control/smpalt/profile"; }
-start=$(uptime_cs)
+DEMO_START=$(uptime_cs)
 note "control/smpalt/profile = '$PROFILE'"
 # For the report: the settings, and where the autoscaler's clock starts.
 {
 	echo "profile=$PROFILE"
 	echo "autoscaler=--period $PERIOD --hold $HOLD --high $HIGH --low $LOW"
-	echo "autoscaler_start_cs=$((as_start - start))"
+	echo "autoscaler_start_cs=$((as_start - DEMO_START))"
 } >"$META"
 wait_for_console "profile: started" $SAMPLE_TIMEOUT ||
 	{ finish; fail "the guest did not start the profile"; }
@@ -87,7 +87,7 @@ note "guest: $(grep -F 'phases, ' "$CONSOLE_LOG" | tail -1 | tr -d '\r' | sed 's
 echo "t_s,vcpus,mode,load,throughput,phase,switches" >"$CSV"
 printf '@@SMPALT LIVE %6s %5s %4s %6s %11s  %s\n' time vcpus mode load \
 	throughput phase >/dev/console
-k=0 done_at='' changes=0 last_online='' max_online=0 phase_prev=''
+DEMO_K=0 DEMO_DONE_AT='' changes=0 last_online='' max_online=0 phase_prev=''
 while :; do
 	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
 		data/smpalt/load data/smpalt/throughput data/smpalt/phase \
@@ -96,7 +96,7 @@ while :; do
 	# shellcheck disable=SC2086 # six words on purpose
 	set -- $vals
 	online=${1:-} mode=${2:-} load=${3:-} tput=${4:-} phase=${5:-} sw=${6:-}
-	t=$((NOW - start))
+	t=$((NOW - DEMO_START))
 	cs=$((t % CS_PER_SEC))
 	[ $cs -ge 10 ] || cs=0$cs
 	echo "$((t / CS_PER_SEC)).$cs,$online,$mode,$load,$tput,$phase,$sw" >>"$CSV"
@@ -117,20 +117,8 @@ while :; do
 		[ "$online" -le "$max_online" ] || max_online=$online
 	fi
 	as_alive || { finish; fail "autoscaler exited (see demo-autoscale-autoscaler.log)"; }
-	if [ "$phase" = "done" ]; then
-		[ -n "$done_at" ] || done_at=$NOW
-		# Settled: back at one vCPU in UP code, or out of patience.
-		[ "$online" = 1 ] && [ "$mode" = up ] && break
-		[ $((NOW - done_at)) -lt $((SETTLE_TIMEOUT * CS_PER_SEC)) ] || break
-	elif [ $t -gt $((PROFILE_TIMEOUT * CS_PER_SEC)) ]; then
-		finish
-		fail "profile not done after ${PROFILE_TIMEOUT}s (phase '$phase')"
-	fi
-	# Next whole second after the start (a slow round skips, not piles up).
-	k=$((k + 1))
-	uptime_var
-	while [ $((start + k * SAMPLE_CS)) -le "$NOW" ]; do k=$((k + 1)); done
-	usleep $(((start + k * SAMPLE_CS - NOW) * USEC_PER_CS))
+	demo_settled "$phase" "$t" "$online" "$mode" && break
+	demo_next_sample
 done
 
 # --- 4. the counters still add up after all that scaling

@@ -955,6 +955,39 @@ demo_stop_autoscaler() {
 	AS_PID=
 }
 
+# The sampling loop of a demo: DEMO_START (uptime_cs at the profile's
+# start), DEMO_K (samples so far), DEMO_DONE_AT (when the profile ended).
+DEMO_START=0 DEMO_K=0 DEMO_DONE_AT=
+
+# demo_settled PHASE T ONLINE MODE: 0 when sampling ends: once the profile
+# is done, as soon as the guest is back at one vCPU in UP code, or
+# SETTLE_TIMEOUT seconds later. Fails the demo (after the script's finish)
+# when the profile still runs T = PROFILE_TIMEOUT seconds after its start.
+demo_settled() {
+	if [ "$1" = done ]; then
+		[ -n "$DEMO_DONE_AT" ] || DEMO_DONE_AT=$NOW
+		[ "$3" = 1 ] && [ "$4" = up ] && return 0
+		[ $((NOW - DEMO_DONE_AT)) -ge $((SETTLE_TIMEOUT * CS_PER_SEC)) ]
+		return
+	fi
+	[ "$2" -le $((PROFILE_TIMEOUT * CS_PER_SEC)) ] || {
+		finish
+		fail "profile not done after ${PROFILE_TIMEOUT}s (phase '$1')"
+	}
+	return 1
+}
+
+# demo_next_sample: sleep until the next whole SAMPLE_CS after DEMO_START;
+# a slow round skips samples rather than piling them up.
+demo_next_sample() {
+	DEMO_K=$((DEMO_K + 1))
+	uptime_var
+	while [ $((DEMO_START + DEMO_K * SAMPLE_CS)) -le "$NOW" ]; do
+		DEMO_K=$((DEMO_K + 1))
+	done
+	usleep $(((DEMO_START + DEMO_K * SAMPLE_CS - NOW) * USEC_PER_CS))
+}
+
 # forward_decisions: the autoscaler log lines not shown yet, live (read
 # from fd 7, which stays open on the log: no fork per second).
 AS_PARTIAL=
