@@ -10,6 +10,7 @@
 #include <smpalt/text.h>
 #include <smpalt/alternative.h>
 #include <smpalt/errno.h>
+#include <smpalt/hypervisor.h>
 #include <smpalt/kernel.h>
 #include <smpalt/mm.h>
 #include <smpalt/page_alloc.h>
@@ -88,24 +89,12 @@ static void text_serialize(void *ctx)
 	mm_text_sync();
 }
 
-/*
- * CPUID as Xen lets a PV guest see it: the forced-emulation prefix
- * (ud2; "xen") makes Xen emulate the cpuid with the guest's policy.
- */
-static void text_xen_cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c,
-			   uint32_t *d)
-{
-	__asm__ __volatile__("ud2a; .ascii \"xen\"; cpuid"
-			     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
-			     : "0"(leaf), "2"(0));
-}
-
 static bool text_has_feature(void *ctx, unsigned int feature)
 {
 	uint32_t a, b, c, d, word = feature / 32, bit = feature % 32;
 
 	(void)ctx;
-	text_xen_cpuid(CPUID_LEAF_FEATURES, &a, &b, &c, &d);
+	hyp_cpuid(CPUID_LEAF_FEATURES, 0, &a, &b, &c, &d);
 	if (word == ALT_FEATURE_WORD_1_EDX)
 		return (d >> bit) & 1;
 	if (word == ALT_FEATURE_WORD_1_ECX)
@@ -166,6 +155,7 @@ int text_switch(enum alt_mode to, struct text_result *res)
 	unsigned long was;
 	uint64_t t0, t1;
 	uint32_t version;
+	bool live;
 	int rc;
 
 	res->close_rc = 0;
@@ -182,19 +172,22 @@ int text_switch(enum alt_mode to, struct text_result *res)
 		return -ESTALE;
 	}
 	/*
+	 * Timed on this vCPU's own record, from a reading taken once the
+	 * clock is seen running: an emulated TSC stands still for a while
+	 * after a secondary read it on a pCPU whose clock is ahead (clock.h),
+	 * and a switch timed from then looked 1 ns long.  Under one version
+	 * the two readings are exact; across a re-base Xen made meanwhile
+	 * they are close.  A timing shorter than a clock step (the clock
+	 * stood still at the end), or not from a running clock, is reported
+	 * as 0: not measured.
+	 */
+	live = time_local_live(&t0, &version);
+	/*
 	 * The caller checked that only this vCPU runs; masking events makes
 	 * sure that it is not interrupted in the middle of a site it is
 	 * rewriting.
 	 */
 	was = vcpu_events_mask();
-	/*
-	 * Timed on this vCPU's own record, not on time_now_ns(): that clock is
-	 * clamped to the latest time any vCPU returned, and a secondary that
-	 * ran ahead made a switch look 1 ns long.  Two readings under one
-	 * version are exact; across a re-base Xen made meanwhile they are still
-	 * close, and a difference that is not positive is reported as 0.
-	 */
-	t0 = time_local_ns(&version);
 	/* One mapping of the whole text for all the writes of the switch. */
 	rc = mm_text_open();
 	if (!rc) {
@@ -205,7 +198,7 @@ int text_switch(enum alt_mode to, struct text_result *res)
 					       .reason = "no text alias"};
 	}
 	t1 = time_local_ns(&version);
-	res->ns = t1 > t0 ? t1 - t0 : 0;
+	res->ns = live && t1 > t0 && t1 - t0 >= time_local_step() ? t1 - t0 : 0;
 	vcpu_events_restore(was);
 	res->sites = text_engine.stats.last_sites;
 	return rc;

@@ -16,7 +16,9 @@
  */
 #include <smpalt/time.h>
 #include <smpalt/atomic.h>
+#include <smpalt/clock.h>
 #include <smpalt/hypercall.h>
+#include <smpalt/hypervisor.h>
 #include <smpalt/kernel.h>
 #include <smpalt/printk.h>
 #include <smpalt/spinlock.h>
@@ -81,6 +83,72 @@ uint64_t time_now_ns(void)
 		latest = seen;
 	}
 	return (uint64_t)latest;
+}
+
+static uint64_t time_read_local(void *ctx, uint32_t *version)
+{
+	(void)ctx;
+	return time_local_ns(version);
+}
+
+/* time_local_ns()'s step, measured once at boot (time_measure_step()). */
+static uint64_t time_step;
+
+/* Xen's CPUID leaves: a signature at one of these bases, then the leaves. */
+#define TIME_XEN_BASE_FIRST 0x40000000u
+#define TIME_XEN_BASE_LAST 0x40010000u
+#define TIME_XEN_BASE_STRIDE 0x100u
+#define TIME_XEN_LEAF_TSC 3
+#define TIME_XEN_TSC_EMULATED 1u
+/* "XenVMMXenVMM" in ebx, ecx, edx. */
+#define TIME_XEN_SIG_B 0x566e6558u
+#define TIME_XEN_SIG_C 0x65584d4du
+#define TIME_XEN_SIG_D 0x4d4d566eu
+
+/* The base of Xen's leaves if it has the TSC leaf, else 0. */
+static uint32_t time_xen_leaves(void)
+{
+	uint32_t base, a, b, c, d;
+
+	for (base = TIME_XEN_BASE_FIRST; base < TIME_XEN_BASE_LAST;
+	     base += TIME_XEN_BASE_STRIDE) {
+		hyp_cpuid(base, 0, &a, &b, &c, &d);
+		if (b == TIME_XEN_SIG_B && c == TIME_XEN_SIG_C &&
+		    d == TIME_XEN_SIG_D)
+			return a >= base + TIME_XEN_LEAF_TSC ? base : 0;
+	}
+	return 0;
+}
+
+void time_measure_step(void)
+{
+	uint32_t base = time_xen_leaves(), a, b, c, d;
+
+	time_step = clock_step(time_read_local, NULL);
+	if (!base) {
+		printk("time: clock step %llu ns (no Xen TSC leaf)\n",
+		       (unsigned long long)time_step);
+		return;
+	}
+	hyp_cpuid(base + TIME_XEN_LEAF_TSC, 0, &a, &b, &c, &d);
+	/*
+	 * An emulated TSC stands still for a while after a vCPU moves to a
+	 * pCPU whose clock lags: clock.h says why, and how timings cope.
+	 */
+	printk("time: clock step %llu ns; Xen TSC mode %u, rdtsc %s, "
+	       "%u kHz\n",
+	       (unsigned long long)time_step, b,
+	       a & TIME_XEN_TSC_EMULATED ? "emulated" : "native", c);
+}
+
+uint64_t time_local_step(void)
+{
+	return time_step;
+}
+
+bool time_local_live(uint64_t *now, uint32_t *version)
+{
+	return clock_live(time_read_local, NULL, time_step, now, version);
 }
 
 int time_set_timer(uint64_t deadline_ns)

@@ -7,13 +7,15 @@
  * operations so that the integer nanoseconds keep their precision.
  *
  * A timing is only printed if it is plausible: more than zero and at least
- * the clock's resolution, the smallest step time_now_ns() is seen to take.
- * A busy host can stretch a timing, never shrink it below that: anything
- * less means the clock misbehaved, and the run reports ERROR.
+ * the clock's resolution, the median step between two readings of the
+ * clock (time_local_step()).  A busy host can stretch a timing, never
+ * shrink it below that: anything less means the clock misbehaved, and the
+ * run reports ERROR.
  */
 #include <smpalt/bench.h>
 #include <smpalt/alt_core.h>
 #include <smpalt/atomic.h>
+#include <smpalt/clock.h>
 #include <smpalt/errno.h>
 #include <smpalt/kernel.h>
 #include <smpalt/printk.h>
@@ -27,9 +29,6 @@
 #define BENCH_OPS 10000
 #define BENCH_ROUNDS 5
 #define BENCH_HUNDRED 100
-/* Clock steps looked at for its resolution, and reads to wait for one. */
-#define BENCH_CLOCK_STEPS 1000
-#define BENCH_CLOCK_SPINS 1000000
 
 /* Globals, as real users have them: the sites are rip-relative. */
 static spinlock_t bench_lock = SPINLOCK_INIT;
@@ -68,10 +67,10 @@ static __attribute__((noinline)) void bench_refcount(void)
 }
 
 /*
- * A run is timed on this vCPU's own time record, and counts only if Xen did
- * not re-base the record meanwhile (same version at both ends: one linear
- * extrapolation, exact); a re-based run is run again (arch-xen/time.c says
- * why a re-base can step back).  No good run in BENCH_TIME_TRIES gives 0:
+ * A run is timed on this vCPU's own time record, from a reading taken once
+ * the clock is seen running (time_local_live()), and counts only if it is
+ * one extrapolation and at least a clock step long (clock_elapsed()); any
+ * other run is run again.  No good run in BENCH_TIME_TRIES gives 0:
  * implausible, reported.
  */
 #define BENCH_TIME_TRIES 20
@@ -82,32 +81,17 @@ static uint64_t bench_time(void (*run)(void))
 
 	for (try = 0; try < BENCH_TIME_TRIES; try++) {
 		uint32_t v0, v1;
-		uint64_t t0 = time_local_ns(&v0), t1;
+		uint64_t t0, t1, ns;
 
+		if (!time_local_live(&t0, &v0))
+			continue;
 		run();
 		t1 = time_local_ns(&v1);
-		if (v0 == v1 && t1 > t0)
-			return t1 - t0;
+		ns = clock_elapsed(t0, v0, t1, v1, time_local_step());
+		if (ns)
+			return ns;
 	}
 	return 0;
-}
-
-uint64_t bench_clock_resolution(void)
-{
-	uint64_t best = 0;
-	unsigned int step, spin;
-
-	for (step = 0; step < BENCH_CLOCK_STEPS; step++) {
-		uint64_t t0 = time_now_ns(), t1 = t0;
-
-		for (spin = 0; spin < BENCH_CLOCK_SPINS && t1 == t0; spin++)
-			t1 = time_now_ns();
-		if (t1 <= t0)
-			return 0; /* stood still or went back */
-		if (!best || t1 - t0 < best)
-			best = t1 - t0;
-	}
-	return best;
 }
 
 /* A timing worth reporting: nonzero and not below the resolution. */
@@ -150,8 +134,8 @@ int bench_forms(struct bench_case *cases, unsigned int n, unsigned int rounds,
 	int form, rc = 0;
 
 	if (!resolution) {
-		report_error("bench: time_now_ns() did not advance in %u reads",
-			     BENCH_CLOCK_SPINS);
+		report_error("bench: the clock did not advance in %lu reads",
+			     CLOCK_STEP_SPINS);
 		return -EIO;
 	}
 	for (c = 0; c < n; c++) {
@@ -212,7 +196,7 @@ int bench_locks(void)
 		 .run = bench_refcount,
 		 .ops = BENCH_OPS},
 	};
-	uint64_t resolution = bench_clock_resolution();
+	uint64_t resolution = time_local_step();
 
 	if (resolution)
 		printk("bench: clock resolution %llu ns\n",

@@ -275,6 +275,8 @@ void __noreturn start_kernel(start_info_t *si)
 	if (evtchn_init_vcpu())
 		panic("no timer");
 	vcpu_events_unmask();
+	/* The clock's step, before anything is timed with it. */
+	time_measure_step();
 	/* 7. Our own text to UP form (one vCPU), with the self-test. */
 	printk("vcpu: maxvcpus %u\n", vcpu_probe_max());
 	boot_switch_to_up(&boot);

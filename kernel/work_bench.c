@@ -6,6 +6,7 @@
 #include <smpalt/work.h>
 #include <smpalt/bench.h>
 #include <smpalt/report.h>
+#include <smpalt/time.h>
 #include <smpalt/work_item.h>
 
 /* Alternating rounds of each form, items per timed batch (best counts). */
@@ -30,7 +31,7 @@ int work_bench(void)
 		.per_op = true,
 	};
 	int rc = bench_forms(&item, 1, WORK_BENCH_ROUNDS,
-			     bench_clock_resolution());
+			     time_local_step());
 
 	/* Every item run counts, for the counters check. */
 	work_count_items(item.runs * WORK_BENCH_ITEMS);

@@ -18,6 +18,8 @@
 #   profile_test    the workload profiles' parser and evaluator
 #                   (kernel/profile.c)
 #   report_test     the guest's result line (lib/report.c)
+#   clock_test      a clock's step and whether it runs (lib/clock.c),
+#                   against a model of Xen's emulated TSC
 
 ENG_DIR      := $(TOP)/tests/unit
 ENG_HOST_LD  := $(ENG_DIR)/host.ld
@@ -49,7 +51,11 @@ TEST_SRCS_report_test := tests/unit/report_test.c
 $(call host_test,report_test)
 $(TEST_OUT)/report_test $(TEST_OUT)/report_test-san: lib/report.c
 
-UNIT_TESTS := alt_test xenstore_test hotplug_test profile_test report_test
+TEST_SRCS_clock_test := tests/unit/clock_test.c lib/clock.c
+$(call host_test,clock_test)
+
+UNIT_TESTS := alt_test xenstore_test hotplug_test profile_test report_test \
+	clock_test
 $(call host_test_group,test-unit,$(UNIT_TESTS))
 $(call host_test_group,test-profile,profile_test)
 

@@ -36,7 +36,7 @@ struct bench_case {
  *   bench: <name>: SMP form <s> ns, UP form <u> ns, SMP/UP <x.yy>
  *
  * (s and u per operation when per_op, else per batch; the ratio from the
- * batches).  resolution: bench_clock_resolution().  Only while vCPU 0
+ * batches).  resolution: time_local_step() (time.h).  Only while vCPU 0
  * runs alone (it switches the text).  0, or -errno after reporting ERROR
  * (report.h) and printing no line: the clock stood still (resolution 0),
  * a switch failed, or a timing was implausible: zero, below the clock's
@@ -53,11 +53,5 @@ int bench_forms(struct bench_case *cases, unsigned int n, unsigned int rounds,
  * reporting ERROR.
  */
 int bench_locks(void);
-
-/*
- * The clock's resolution: the smallest nonzero step of time_now_ns() seen
- * over many steps; 0 if it stood still or went back.
- */
-uint64_t bench_clock_resolution(void);
 
 #endif /* SMPALT_BENCH_H */

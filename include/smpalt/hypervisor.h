@@ -25,6 +25,19 @@ extern start_info_t *hyp_start_info;
 /* Mapped by mm_map_shared_info(); NULL before. */
 extern shared_info_t *hyp_shared_info;
 
+/*
+ * CPUID as Xen lets a PV guest see it, its own leaves included: the
+ * forced-emulation prefix (ud2; "xen") makes Xen emulate the cpuid with
+ * the guest's policy (a plain cpuid may reach the hardware).
+ */
+static inline void hyp_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t *a,
+			     uint32_t *b, uint32_t *c, uint32_t *d)
+{
+	__asm__ __volatile__("ud2a; .ascii \"xen\"; cpuid"
+			     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+			     : "0"(leaf), "2"(subleaf));
+}
+
 /* Guest frames (pfn) are 0-based from the load address. */
 static inline unsigned long hyp_pfn_to_mfn(unsigned long pfn)
 {

@@ -31,7 +31,7 @@ struct text_result {
 	 */
 	int close_rc;
 	size_t sites; /* sites the switch rewrote */
-	uint64_t ns;  /* events-masked time, alias open to closed */
+	uint64_t ns;  /* the switch's time; 0: not measured (clock.h) */
 };
 
 /*

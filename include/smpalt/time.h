@@ -5,6 +5,7 @@
 #ifndef SMPALT_TIME_H
 #define SMPALT_TIME_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -21,6 +22,22 @@ uint64_t time_now_ns(void);
  * clock that never goes back.
  */
 uint64_t time_local_ns(uint32_t *version);
+
+/*
+ * Measure time_local_ns()'s step (clock_step(), clock.h) and print it with
+ * Xen's TSC mode; once, on vCPU 0 at boot, before anything is timed.
+ */
+void time_measure_step(void);
+
+/* That step in ns (0: the clock stood still, or not measured yet). */
+uint64_t time_local_step(void);
+
+/*
+ * The start of a timing: a time_local_ns() reading taken once the clock is
+ * seen running (clock_live(), clock.h).  false: it was not seen running;
+ * the reading is returned all the same, and a timing from it may be short.
+ */
+bool time_local_live(uint64_t *now, uint32_t *version);
 
 /*
  * Arm the running vCPU's one-shot timer for absolute time deadline_ns
