@@ -85,19 +85,6 @@ finish() {
 	send_back demo-autoscale-linux-autoscaler.log "$AS_LOG"
 }
 
-# next_line FD VAR: LINE = the next whole line of the file open on FD
-# (returns 0), or returns 1 at its end; a line still being written is
-# kept in the variable named VAR until the rest of it comes. No fork.
-next_line() {
-	local l
-	if IFS= read -r l <&"$1"; then
-		eval "LINE=\$$2\$l; $2="
-		return 0
-	fi
-	eval "$2=\$$2\$l"
-	return 1
-}
-
 # follow_console: PHASE = the guest's last phase ("done" after the
 # profile), from its console lines not read yet (fd 6).
 CON_PARTIAL=

@@ -988,22 +988,27 @@ demo_next_sample() {
 	usleep $(((DEMO_START + DEMO_K * SAMPLE_CS - NOW) * USEC_PER_CS))
 }
 
+# next_line FD VAR: LINE = the next whole line of the file open on FD
+# (returns 0), or returns 1 at its end; a line still being written is
+# kept in the variable named VAR until the rest of it comes. No fork.
+next_line() {
+	local l
+	if IFS= read -r l <&"$1"; then
+		eval "LINE=\$$2\$l; $2="
+		return 0
+	fi
+	eval "$2=\$$2\$l"
+	return 1
+}
+
 # forward_decisions: the autoscaler log lines not shown yet, live (read
 # from fd 7, which stays open on the log: no fork per second).
 AS_PARTIAL=
 forward_decisions() {
 	local l
-	while :; do
-		if IFS= read -r l <&7; then
-			l=$AS_PARTIAL$l
-			AS_PARTIAL=
-		else
-			# EOF; a line still being written waits for the next call.
-			AS_PARTIAL=$AS_PARTIAL$l
-			break
-		fi
+	while next_line 7 AS_PARTIAL; do
 		# "[  t] name (domain N): what" -> "  autoscaler: what"
-		l=${l#*] }
+		l=${LINE#*] }
 		case $l in *"(domain "*"): "*) l=${l#*): } ;; esac
 		[ -z "$l" ] || live "  autoscaler: $l"
 	done
