@@ -4,9 +4,7 @@
  * clock is a function, so the host tests drive it with clocks that stall.
  */
 #include <smpalt/clock.h>
-
-/* Pairs of readings looked at: most are under one version. */
-#define CLOCK_STEP_PAIRS (4 * CLOCK_STEP_SAMPLES)
+#include <smpalt/kernel.h>
 
 /* The middle one of n values (the upper one for n even), by counting. */
 static uint64_t clock_median(const uint64_t *v, unsigned int n)
@@ -29,8 +27,8 @@ static uint64_t clock_median(const uint64_t *v, unsigned int n)
 uint64_t clock_step(clock_read_fn read, void *ctx)
 {
 	uint64_t steps[CLOCK_STEP_SAMPLES];
-	unsigned int n = 0, pair;
-	unsigned long spin;
+	unsigned int n = 0;
+	unsigned long pair, spin;
 
 	for (pair = 0; n < CLOCK_STEP_SAMPLES && pair < CLOCK_STEP_PAIRS;
 	     pair++) {
@@ -45,7 +43,8 @@ uint64_t clock_step(clock_read_fn read, void *ctx)
 			continue; /* re-based between the two: not a step */
 		if (t1 < t0)
 			return 0; /* went back within one extrapolation */
-		steps[n++] = t1 - t0;
+		if (t1 - t0 > CLOCK_STILL_NS)
+			steps[n++] = t1 - t0;
 	}
 	return n ? clock_median(steps, n) : 0;
 }
@@ -53,7 +52,8 @@ uint64_t clock_step(clock_read_fn read, void *ctx)
 bool clock_live(clock_read_fn read, void *ctx, uint64_t step, uint64_t *now,
 		uint32_t *version)
 {
-	uint64_t need = step / CLOCK_LIVE_DIVISOR, prev;
+	uint64_t need = MAX(step / CLOCK_LIVE_DIVISOR, CLOCK_STILL_NS + 1);
+	uint64_t prev;
 	uint32_t v, prev_v;
 	unsigned long spin;
 

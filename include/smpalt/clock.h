@@ -24,21 +24,31 @@ typedef uint64_t (*clock_read_fn)(void *ctx, uint32_t *version);
 /* Steps clock_step() looks at, and the reads it waits for each one. */
 #define CLOCK_STEP_SAMPLES 255
 #define CLOCK_STEP_SPINS 1000000UL
+/* Pairs of readings it takes at most to find them (stalls included). */
+#define CLOCK_STEP_PAIRS 100000UL
+
+/*
+ * A step this small is the clock standing still, not a read's cost: no
+ * x86 reads its TSC and Xen's record in a nanosecond, while an emulated
+ * TSC that stands still advances by one tick (under a nanosecond) a read.
+ */
+#define CLOCK_STILL_NS 1
 
 /*
  * The clock's step: the median time between two readings taken back to
- * back under one version (steps across a version are not counted).  The
- * median, not the smallest: steps taken while the clock stood still are
- * about 1 ns and must not set the bar.  0: the clock did not advance in
- * CLOCK_STEP_SPINS reads, went back under one version, or no two readings
- * in 4 * CLOCK_STEP_SAMPLES pairs shared a version.
+ * back under one version; steps across a version, and steps of at most
+ * CLOCK_STILL_NS (the clock standing still), are not counted.  The median
+ * of what is counted, so that no odd step sets the bar.  0: the clock did
+ * not advance in CLOCK_STEP_SPINS reads, went back under one version, or
+ * no step was counted in CLOCK_STEP_PAIRS pairs of readings.
  */
 uint64_t clock_step(clock_read_fn read, void *ctx);
 
 /*
- * Running: a step of at least step / CLOCK_LIVE_DIVISOR between two
- * readings under one version.  A clock that stands still steps by a
- * nanosecond or less; a running one by about `step`.
+ * Running: a step of at least step / CLOCK_LIVE_DIVISOR, and more than
+ * CLOCK_STILL_NS, between two readings under one version.  A clock that
+ * stands still steps by a nanosecond or less; a running one by about
+ * `step`.
  */
 #define CLOCK_LIVE_DIVISOR 4
 #define CLOCK_LIVE_SPINS 100000UL

@@ -82,6 +82,30 @@ step_is_not_set_by_a_stall_shorter_than_half_its_samples(void **state)
 	assert_true(step >= COST && step <= COST + JITTER);
 }
 
+static void
+step_is_not_set_by_a_stall_longer_than_half_its_samples(void **state)
+{
+	struct model m = {.real = 1000000};
+	uint64_t step;
+
+	(void)state;
+	/* Stands still for about 1000 reads: more than all the samples. */
+	model_stall(&m, 1000ULL * COST);
+	step = clock_step(model_read, &m);
+	assert_true(step >= COST && step <= COST + JITTER);
+}
+
+static void a_clock_that_never_runs_has_no_step(void **state)
+{
+	/* Stands still (1 ns a read) for longer than it looks. */
+	struct model m = {.real = 1000000};
+
+	(void)state;
+	model_stall(&m, 10ULL * CLOCK_STEP_PAIRS * 2 * COST);
+	assert_int_equal(clock_step(model_read, &m), 0);
+	assert_true(m.reads >= 2 * CLOCK_STEP_PAIRS);
+}
+
 static void step_of_a_clock_that_stands_still_is_zero(void **state)
 {
 	struct model m = {.real = 1000000, .floor = 5, .frozen = true};
@@ -130,6 +154,20 @@ static void live_waits_out_a_stall(void **state)
 	/* The reading is real time again, not the floor + 1. */
 	assert_int_equal(now, m.real);
 	assert_true(m.reads > 400 && m.reads < 600);
+}
+
+static void live_never_takes_a_one_ns_step_as_running(void **state)
+{
+	/* A step so small that a quarter of it is 1 ns: still waits. */
+	struct model m = {.real = 1000000};
+	uint64_t now;
+	uint32_t v;
+
+	(void)state;
+	model_stall(&m, 100ULL * COST);
+	assert_true(clock_live(model_read, &m, 4, &now, &v));
+	assert_int_equal(now, m.real);
+	assert_true(m.reads > 90);
 }
 
 static void live_takes_a_running_clock_at_once(void **state)
@@ -224,11 +262,15 @@ int main(void)
 		cmocka_unit_test(step_of_a_running_clock_is_a_reads_cost),
 		cmocka_unit_test(
 			step_is_not_set_by_a_stall_shorter_than_half_its_samples),
+		cmocka_unit_test(
+			step_is_not_set_by_a_stall_longer_than_half_its_samples),
+		cmocka_unit_test(a_clock_that_never_runs_has_no_step),
 		cmocka_unit_test(step_of_a_clock_that_stands_still_is_zero),
 		cmocka_unit_test(step_of_a_clock_that_goes_back_is_zero),
 		cmocka_unit_test(steps_across_a_version_are_not_counted),
 		cmocka_unit_test(a_clock_always_re_based_has_no_step),
 		cmocka_unit_test(live_waits_out_a_stall),
+		cmocka_unit_test(live_never_takes_a_one_ns_step_as_running),
 		cmocka_unit_test(live_takes_a_running_clock_at_once),
 		cmocka_unit_test(live_gives_up_on_a_clock_that_stays_still),
 		cmocka_unit_test(live_does_not_count_a_step_across_a_version),
