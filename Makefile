@@ -13,6 +13,8 @@
 #   make bench-host host benchmarks of the lock paths and the switch cost
 #   make bench      every benchmark: in-guest, vcpu-set vs stock Linux, host
 #   make linux      Linux 6.1 PV domU with the series in patches/linux-6.1/
+#   make V=1 ...    the full command of every build step instead of one
+#                   short line a step (mk/quiet.mk)
 #
 # Objects of different compilers never mix: each compiler gets its own
 # build folder, build/<compiler>/.
@@ -36,6 +38,9 @@ HOST_CFLAGS := -O2 -g $(WARN) -std=gnu11 -I$(TOP)/include
 SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 SAN_CFLAGS  := $(filter-out -O2,$(HOST_CFLAGS)) -O1 $(SAN_FLAGS)
+
+# One short line a build step, V=1 for the full commands (mk/quiet.mk).
+include mk/quiet.mk
 
 .PHONY: all clean deps test test-unit test-xen bench-host bench demo
 all:

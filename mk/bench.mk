@@ -22,7 +22,8 @@ XS_STAMP := $(BUILD)/bench/smpalt-xs-stamp
 all: $(XS_STAMP)
 $(XS_STAMP): $(TOP)/tests/bench/xs_stamp.c $(TOP)/mk/bench.mk
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -o $@ $< -lxenstore
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $< -lxenstore
 
 bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) linux
 	@XS_STAMP=$(XS_STAMP) bash $(TOP)/scripts/bench.sh -g $(GUEST_ELF) \

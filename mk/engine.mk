@@ -27,22 +27,26 @@ all: $(ENG_BENCH) $(ENG_DEMO)
 
 $(ENG_OUT)/%.o: $(TOP)/%.c $(ENG_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ENG_CFLAGS) -c $< -o $@
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ENG_CFLAGS) -c $< -o $@
 
 # The same workload built as a kernel without SMP (CONFIG_UP_ONLY).
 $(ENG_OUT)/tests/unit/workload-uponly.o: $(ENG_DIR)/workload.c $(ENG_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ENG_CFLAGS) -DCONFIG_UP_ONLY -c $< -o $@
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ENG_CFLAGS) -DCONFIG_UP_ONLY -c $< -o $@
 
 ENG_BENCH_OBJ := $(addprefix $(ENG_OUT)/,$(ENG_CORE:.c=.o) tests/bench/bench_synth.o \
 	tests/unit/alt_host.o tests/unit/workload.o) \
 	$(ENG_OUT)/tests/unit/workload-uponly.o
 
 $(ENG_BENCH): $(ENG_BENCH_OBJ) $(ENG_OUT)/tests/bench/bench_host.o
-	$(CC) $(ENG_LDFLAGS) -o $@ $^
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(ENG_LDFLAGS) -o $@ $^
 
 $(ENG_DEMO): $(ENG_BENCH_OBJ) $(ENG_OUT)/tests/bench/demo_host.o
-	$(CC) $(ENG_LDFLAGS) -o $@ $^
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(ENG_LDFLAGS) -o $@ $^
 
 bench-host: $(ENG_BENCH)
 	@$(ENG_BENCH)
@@ -58,7 +62,8 @@ CHECK_ELF    ?=
 
 $(ENG_OUT)/sites/%.elf: $(ENG_DIR)/sites/%.c $(ENG_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ENG_CFLAGS) $(ENG_LDFLAGS) -o $@ $<
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(ENG_CFLAGS) $(ENG_LDFLAGS) -o $@ $<
 
 check-sites: $(ENG_TEST) $(GUEST_ELF) $(ENG_BROKEN_ELF)
 	@python3 $(TOP)/scripts/check-sites.py --expect pass $(ENG_TEST) \

@@ -34,13 +34,15 @@ DECODER_HELPER := $(ENG_OUT)/insn_lengths
 $(FUZZ_OUT)/%: $(FUZZ_DIR)/%.c $(addprefix $(TOP)/,$(ENG_CORE)) $(ENG_HDRS) \
 		$(TOP)/mk/fuzz.mk
 	@mkdir -p $(@D)
-	clang $(SAN_CFLAGS) -fsanitize=fuzzer \
+	$(call msg,CCLD,$@)
+	$(Q)clang $(SAN_CFLAGS) -fsanitize=fuzzer \
 		-o $@ $< $(addprefix $(TOP)/,$(ENG_CORE))
 
 $(DECODER_HELPER): $(FUZZ_DIR)/insn_lengths.c $(TOP)/arch-xen/alt_insn.c \
 		$(ENG_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ENG_CFLAGS) -o $@ $< $(TOP)/arch-xen/alt_insn.c
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(ENG_CFLAGS) -o $@ $< $(TOP)/arch-xen/alt_insn.c
 
 DECODER_ARGS = $(DECODER_HELPER) $(ENG_TEST) $(GUEST_ELF) $(DECODER_ELVES)
 

@@ -43,42 +43,56 @@ guest: $(GUEST_ELF)
 
 $(GUEST_SYSINC)/xen:
 	@mkdir -p $(GUEST_SYSINC)
-	ln -sfn $(XEN_PUBLIC_INCLUDE) $@
+	$(Q)ln -sfn $(XEN_PUBLIC_INCLUDE) $@
 
+# An object is shown by its source's path (CC kernel/main.o), every other
+# file by its own (LD build/gcc/smpalt.elf).
 $(GUEST_OUT)/%.o: %.c mk/guest.mk | $(GUEST_SYSINC)/xen
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) -c $< -o $@
+	$(call msg,CC,$*.o)
+	$(Q)$(CC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) -c $< -o $@
 
 $(GUEST_OUT)/%.o: %.S mk/guest.mk | $(GUEST_SYSINC)/xen
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CPPFLAGS) $(GUEST_ASFLAGS) -c $< -o $@
+	$(call msg,AS,$*.o)
+	$(Q)$(CC) $(GUEST_CPPFLAGS) $(GUEST_ASFLAGS) -c $< -o $@
 
 $(GUEST_LDS): arch-xen/smpalt.lds.S include/smpalt/layout.h mk/guest.mk
 	@mkdir -p $(dir $@)
-	$(CC) -E -P -x c -D__ASSEMBLY__ -I$(TOP)/include $< -o $@
+	$(call msg,LDS,$@)
+	$(Q)$(CC) -E -P -x c -D__ASSEMBLY__ -I$(TOP)/include $< -o $@
 
-# Two links: the first gives the function addresses for the symbol table
-# (lib/ksyms.c), the second adds the table after the text, which
-# therefore does not move.
-GUEST_PASS1 := $(GUEST_OUT)/smpalt.pass1.elf
-GUEST_KSYMS := $(GUEST_OUT)/ksyms.S
+# $(call GUEST_IMAGE,ELF,DIR,OBJS): the image ELF linked from OBJS, its
+# intermediate files in DIR. Two links: the first (DIR/pass1.elf) gives
+# the function addresses for the symbol table (lib/ksyms.c, DIR/ksyms.S),
+# the second adds the table after the text, which therefore does not
+# move; the image is refused if it did. The link map is DIR/<image>.map.
+define GUEST_IMAGE
+$(2)/pass1.elf: $(3) $$(GUEST_LDS)
+	@mkdir -p $$(@D)
+	$$(call msg,LD,$$@)
+	$$(Q)$$(LD) $$(GUEST_LDFLAGS) -T $$(GUEST_LDS) -o $$@ $(3)
 
-$(GUEST_PASS1): $(GUEST_OBJS) $(GUEST_LDS)
-	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -o $@ $(GUEST_OBJS)
+$(2)/ksyms.S: $(2)/pass1.elf mk/guest-ksyms.awk
+	$$(call msg,KSYMS,$$@)
+	$$(Q)nm -n --defined-only $$< | awk -f mk/guest-ksyms.awk > $$@
 
-$(GUEST_KSYMS): $(GUEST_PASS1) mk/guest-ksyms.awk
-	nm -n --defined-only $< | awk -f mk/guest-ksyms.awk > $@
+$(2)/ksyms.o: $(2)/ksyms.S
+	$$(call msg,AS,$$@)
+	$$(Q)$$(CC) $$(GUEST_ASFLAGS) -c $$< -o $$@
 
-$(GUEST_OUT)/ksyms.o: $(GUEST_KSYMS)
-	$(CC) $(GUEST_ASFLAGS) -c $< -o $@
+$(1): $(3) $(2)/ksyms.o $$(GUEST_LDS)
+	$$(call msg,LD,$$@)
+	$$(Q)$$(LD) $$(GUEST_LDFLAGS) -T $$(GUEST_LDS) \
+		-Map=$(2)/$$(basename $$(@F)).map -o $$@ $(3) $(2)/ksyms.o
+	$$(Q)nm -n $(2)/pass1.elf | awk -f mk/guest-ksyms.awk > $(2)/text1.sym
+	$$(Q)nm -n $$@ | awk -f mk/guest-ksyms.awk > $(2)/text2.sym
+	$$(Q)cmp -s $(2)/text1.sym $(2)/text2.sym || \
+		{ echo "guest: $$(@F): text moved between the two links" >&2; \
+		  rm -f $$@; exit 1; }
+endef
 
-$(GUEST_ELF): $(GUEST_OBJS) $(GUEST_OUT)/ksyms.o $(GUEST_LDS)
-	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -Map=$(GUEST_OUT)/smpalt.map \
-		-o $@ $(GUEST_OBJS) $(GUEST_OUT)/ksyms.o
-	@nm -n $(GUEST_PASS1) | awk -f mk/guest-ksyms.awk > $(GUEST_OUT)/text1.sym
-	@nm -n $@ | awk -f mk/guest-ksyms.awk > $(GUEST_OUT)/text2.sym
-	@cmp -s $(GUEST_OUT)/text1.sym $(GUEST_OUT)/text2.sym || \
-		{ echo "guest: text moved between the two links"; rm -f $@; exit 1; }
+$(eval $(call GUEST_IMAGE,$(GUEST_ELF),$(GUEST_OUT),$(GUEST_OBJS)))
 
 # Test build, never shipped as the guest: the workload's spinlock and
 # counter stay in UP form while several vCPUs run (kernel/work_item.c,
@@ -96,21 +110,11 @@ all: $(GUEST_LU_ELF)
 
 $(GUEST_LU_OUT)/work_item.o: kernel/work_item.c mk/guest.mk | $(GUEST_SYSINC)/xen
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) -DSMPALT_TEST_LOSTUPDATE \
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) -DSMPALT_TEST_LOSTUPDATE \
 		-c $< -o $@
 
-$(GUEST_LU_OUT)/pass1.elf: $(GUEST_LU_OBJS) $(GUEST_LDS)
-	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -o $@ $(GUEST_LU_OBJS)
-
-$(GUEST_LU_OUT)/ksyms.S: $(GUEST_LU_OUT)/pass1.elf mk/guest-ksyms.awk
-	nm -n --defined-only $< | awk -f mk/guest-ksyms.awk > $@
-
-$(GUEST_LU_OUT)/ksyms.o: $(GUEST_LU_OUT)/ksyms.S
-	$(CC) $(GUEST_ASFLAGS) -c $< -o $@
-
-$(GUEST_LU_ELF): $(GUEST_LU_OBJS) $(GUEST_LU_OUT)/ksyms.o $(GUEST_LDS)
-	$(LD) $(GUEST_LDFLAGS) -T $(GUEST_LDS) -o $@ $(GUEST_LU_OBJS) \
-		$(GUEST_LU_OUT)/ksyms.o
+$(eval $(call GUEST_IMAGE,$(GUEST_LU_ELF),$(GUEST_LU_OUT),$(GUEST_LU_OBJS)))
 
 -include $(GUEST_LU_OUT)/work_item.d
 

@@ -40,7 +40,8 @@ HOST_TESTS    :=
 define HOST_TEST_BUILD
 $(TEST_OUT)/$(1)$(2): $(addprefix $(TOP)/,$(TEST_SRCS_$(1))) $(TEST_HDRS)
 	@mkdir -p $$(@D)
-	$$(CC) $(3) $$(TEST_FLAGS_$(1)) -o $$@ \
+	$$(call msg,CCLD,$$@)
+	$$(Q)$$(CC) $(3) $$(TEST_FLAGS_$(1)) -o $$@ \
 		$(addprefix $(TOP)/,$(TEST_SRCS_$(1))) -lcmocka $(TEST_LIBS_$(1))
 endef
 

@@ -46,7 +46,8 @@ all: $(AUTOSCALER)
 # $(call AUTOSCALER_BUILD,CFLAGS)
 define AUTOSCALER_BUILD
 	@mkdir -p $(@D)
-	$(CC) $(1) $(TOOLS_CFLAGS) $(AUTOSCALER_DEFS) \
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(1) $(TOOLS_CFLAGS) $(AUTOSCALER_DEFS) \
 		-DSMPALT_VERSION='"$(SMPALT_VERSION)"' -o $@ \
 		$(addprefix $(TOP)/,$(AUTOSCALER_SRCS)) $(AUTOSCALER_LIBS)
 endef

@@ -27,8 +27,8 @@
 #                 at the last one
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
+host_script bench 2
 LINUX_DOMU_DIR=$CACHE/linux-domu
 LINUX_SMPALT_DOMU_DIR=$CACHE/linux-smpalt-domu
 LINUX_VMLINUZ=$CACHE/linux/out/vmlinuz
@@ -39,32 +39,14 @@ ROUNDS=5
 # every change that never comes.
 SCENARIO_TIMEOUT=480
 
-die() {
-	echo "bench: error: $*" >&2
-	exit 2
-}
 stage() { echo "bench: $*"; }
 
 guest= host_bench= res=
-while [ $# -gt 0 ]; do
-	case $1 in
-	-g | -H | -r | -o)
-		[ $# -ge 2 ] || die "$1 needs a value"
-		case $1 in
-		-g) guest=$2 ;;
-		-H) host_bench=$2 ;;
-		-r) ROUNDS=$2 ;;
-		-o) res=$2 ;;
-		esac
-		shift 2
-		;;
-	-h | --help)
-		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-		exit 0
-		;;
-	*) die "unknown argument $1 (see --help)" ;;
-	esac
-done
+opt_value -g guest "a value"
+opt_value -H host_bench "a value"
+opt_value -r ROUNDS "a value"
+opt_value -o res "a value"
+parse_args "$@"
 [ -n "$guest" ] && [ -f "$guest" ] || die "guest kernel '${guest}' not found (-g)"
 [ -n "$host_bench" ] && [ -x "$host_bench" ] ||
 	die "host benchmark '${host_bench}' not found (-H)"

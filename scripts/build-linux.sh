@@ -29,8 +29,8 @@
 # CACHE=dir overrides cache/, JOBS=n the parallel jobs (default nproc).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
+host_script build-linux
 SERIES_DIR=$TOP/patches/linux-6.1
 SERIES=$SERIES_DIR/series
 FRAGMENT=$SERIES_DIR/xen-pv-guest.config
@@ -45,25 +45,10 @@ SOURCE_PKG=linux-source-6.1
 JOBS=${JOBS:-$(nproc)}
 
 log() { echo "build-linux: $*"; }
-die() {
-	echo "build-linux: error: $*" >&2
-	exit 1
-}
 
 force=0
-while [ $# -gt 0 ]; do
-	case $1 in
-	-f)
-		force=1
-		shift
-		;;
-	-h | --help)
-		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-		exit 0
-		;;
-	*) die "unknown argument $1 (see --help)" ;;
-	esac
-done
+opt_flag -f force
+parse_args "$@"
 
 start_s=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start_s)) s"; }

@@ -18,8 +18,9 @@
 # for the dom0 image of the scenarios that need it (scripts/xen-run.sh).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
+host_script fetch-xen
+parse_args "$@"
 XEN_CACHE=$CACHE/xen
 DEBS=$XEN_CACHE/debs
 ROOT=$XEN_CACHE/root
@@ -60,10 +61,6 @@ LIBVIRT_PKGS=(
 )
 
 log() { echo "fetch-xen: $*"; }
-die() {
-	echo "fetch-xen: error: $*" >&2
-	exit 1
-}
 
 command -v apt-get >/dev/null || die "apt-get not found (a Debian host is required)"
 command -v dpkg >/dev/null || die "dpkg not found"

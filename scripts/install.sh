@@ -19,12 +19,8 @@
 # it, and stays on the list only if an earlier install put it there.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-
-die() {
-	echo "install: error: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/lib/host.sh"
+host_script install
 
 [ $# -eq 1 ] || die "usage: scripts/install.sh install|uninstall"
 action=$1

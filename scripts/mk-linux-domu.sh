@@ -31,31 +31,14 @@
 # scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
+host_script mk-linux-domu
 BUSYBOX=$CACHE/xen/root/bin/busybox
 VMLINUZ=$CACHE/xen/vmlinuz
 
-die() {
-	echo "mk-linux-domu: error: $*" >&2
-	exit 1
-}
-
 out=$CACHE/linux-domu
-while [ $# -gt 0 ]; do
-	case $1 in
-	-o)
-		[ $# -ge 2 ] || die "-o needs a folder"
-		out=$2
-		shift 2
-		;;
-	-h | --help)
-		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-		exit 0
-		;;
-	*) die "unknown argument $1" ;;
-	esac
-done
+opt_value -o out "a folder"
+parse_args "$@"
 
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/fetch-xen.sh first"
 [ -e "$VMLINUZ" ] || die "$VMLINUZ missing: run scripts/fetch-xen.sh first"

@@ -37,36 +37,15 @@
 # "linux-smpalt: profile ignored (...): why", and nothing runs).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
+host_script mk-linux-smpalt-domu
 BUSYBOX=$CACHE/xen/root/bin/busybox
-
-die() {
-	echo "mk-linux-smpalt-domu: error: $*" >&2
-	exit 1
-}
 
 out=$CACHE/linux-smpalt-domu
 vmlinuz=$CACHE/linux/out/vmlinuz
-while [ $# -gt 0 ]; do
-	case $1 in
-	-o)
-		[ $# -ge 2 ] || die "-o needs a folder"
-		out=$2
-		shift 2
-		;;
-	-k)
-		[ $# -ge 2 ] || die "-k needs a kernel image"
-		vmlinuz=$2
-		shift 2
-		;;
-	-h | --help)
-		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-		exit 0
-		;;
-	*) die "unknown argument $1" ;;
-	esac
-done
+opt_value -o out "a folder"
+opt_value -k vmlinuz "a kernel image"
+parse_args "$@"
 
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/fetch-xen.sh first"
 [ -f "$vmlinuz" ] || die "$vmlinuz missing: run make linux first"

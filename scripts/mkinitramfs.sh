@@ -31,8 +31,8 @@
 # Needs scripts/fetch-xen.sh to have run (cache/xen/root).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
+host_script mkinitramfs
 XEN_ROOT=$CACHE/xen/root
 XEN_VERSION=4.17
 XEN_BIN=usr/lib/xen-$XEN_VERSION/bin
@@ -56,30 +56,13 @@ XEN_MODULES=(xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc)
 # Loaded by glibc at run time (pthread_cancel), so not in any NEEDED list.
 DLOPENED_LIBS=(libgcc_s.so.1)
 
-die() {
-	echo "mkinitramfs: error: $*" >&2
-	exit 1
-}
-
 out=$CACHE/dom0-initrd.gz
-while [ $# -gt 0 ]; do
-	case $1 in
-	-o)
-		[ $# -ge 2 ] || die "-o needs a path"
-		out=$2
-		shift 2
-		;;
-	-h | --help)
-		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-		exit 0
-		;;
-	-*) die "unknown option $1" ;;
-	*)
-		GUEST_ELF=$1
-		shift
-		;;
-	esac
-done
+elves=()
+opt_value -o out "a path"
+opt_rest elves
+parse_args "$@"
+# The last one given, else GUEST_ELF from the environment.
+[ ${#elves[@]} -eq 0 ] || GUEST_ELF=${elves[-1]}
 GUEST_ELF=${GUEST_ELF:-}
 
 [ -d "$XEN_ROOT" ] || die "$XEN_ROOT missing: run scripts/fetch-xen.sh first"

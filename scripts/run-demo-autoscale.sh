@@ -25,8 +25,8 @@
 # 420 s for the Linux one), VERBOSE=1 (the whole serial log live).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
+host_script demo 2
 # Boot of the guest, ~66 s of profile, settling, the result upload.
 DEMO_TIMEOUT=240
 # Linux: up to 120 s of boot under TCG, 85 s of profile stretched by a
@@ -34,38 +34,13 @@ DEMO_TIMEOUT=240
 DEMO_TIMEOUT_LINUX=420
 LINUX_DOMU_OUT=$TOP/build/linux-smpalt-demo
 
-die() {
-	echo "demo: error: $*" >&2
-	exit 2
-}
-
 GUEST=smpalt
 GUEST_ELF=
 VMLINUZ=$CACHE/linux/out/vmlinuz
-while [ $# -gt 0 ]; do
-	case $1 in
-	-G)
-		[ $# -ge 2 ] || die "-G needs a guest (smpalt or linux)"
-		GUEST=$2
-		shift 2
-		;;
-	-k)
-		[ $# -ge 2 ] || die "-k needs a kernel image"
-		VMLINUZ=$2
-		shift 2
-		;;
-	-g)
-		[ $# -ge 2 ] || die "-g needs a path"
-		GUEST_ELF=$2
-		shift 2
-		;;
-	-h | --help)
-		sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-		exit 0
-		;;
-	*) die "unknown argument $1 (see --help)" ;;
-	esac
-done
+opt_value -G GUEST "a guest (smpalt or linux)"
+opt_value -k VMLINUZ "a kernel image"
+opt_value -g GUEST_ELF "a path"
+parse_args "$@"
 [ -n "$GUEST_ELF" ] || die "no guest kernel (-g build/gcc/smpalt.elf)"
 [ -f "$GUEST_ELF" ] || die "guest kernel $GUEST_ELF does not exist"
 case $GUEST in

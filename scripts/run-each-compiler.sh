@@ -10,7 +10,7 @@
 # counts as one failure. MAKE: the make to run (make's own, from a
 # recipe, so that -j carries over).
 set -uo pipefail
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib/host.sh"
 . "$TOP/scripts/tally.sh"
 
 COMPILERS="gcc clang"

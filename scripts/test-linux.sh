@@ -21,8 +21,7 @@
 # (out/linux/latest).
 set -uo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
 PRISTINE=${LINUX_PRISTINE:-$CACHE/linux/linux-source-6.1}
 SERIES_DIR=$TOP/patches/linux-6.1
 SERIES=$SERIES_DIR/series

@@ -50,8 +50,8 @@
 # line is the total of both boots.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
-CACHE=${CACHE:-$TOP/cache}
+. "$(dirname "$0")/lib/host.sh"
+host_script xen-run 2
 XEN_CACHE=$CACHE/xen
 QEMU=${QEMU:-qemu-system-x86_64}
 QEMU_LOCK=/tmp/smpalt-qemu.lock
@@ -87,41 +87,13 @@ BUSY_LIMIT_FACTOR=2         # hogs on every core: QEMU gets about half
 # splits modules on commas, so no commas there).
 TESTS_SEP=:
 
-die() {
-	echo "xen-run: error: $*" >&2
-	exit 2
-}
-
-usage() {
-	sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-}
-
 GUEST_ELF=${GUEST_ELF:-}
 SUITE=xen
 scenarios=()
-while [ $# -gt 0 ]; do
-	case $1 in
-	-g)
-		[ $# -ge 2 ] || die "-g needs a path"
-		GUEST_ELF=$2
-		shift 2
-		;;
-	-s)
-		[ $# -ge 2 ] || die "-s needs a suite (xen or linux)"
-		SUITE=$2
-		shift 2
-		;;
-	-h | --help)
-		usage
-		exit 0
-		;;
-	-*) die "unknown option $1 (see --help)" ;;
-	*)
-		scenarios+=("$1")
-		shift
-		;;
-	esac
-done
+opt_value -g GUEST_ELF "a path"
+opt_value -s SUITE "a suite (xen or linux)"
+opt_rest scenarios
+parse_args "$@"
 case $SUITE in xen | linux) ;; *) die "unknown suite '$SUITE' (xen or linux)" ;; esac
 SUITE_DIR=$TOP/tests/$SUITE
 if [ ${#scenarios[@]} -eq 0 ]; then

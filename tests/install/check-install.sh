@@ -12,7 +12,7 @@
 #   file; uninstall leaves nothing. Last line: "N passed, N failed".
 set -uo pipefail
 
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../../scripts/lib/host.sh"
 PREFIX=/usr/local
 SBIN=$PREFIX/sbin/smpalt-autoscaler
 KERNEL=$PREFIX/lib/xen/boot/smpalt.elf

@@ -1,0 +1,100 @@
+# What every host-side script of smpalt shares (bash; not the scripts that
+# run inside dom0 or a domU, scripts/dom0/, scripts/domu-work.sh). Sourced:
+#
+#   . "$(dirname "$0")/lib/host.sh"      (from scripts/)
+#   host_script NAME [STATUS]
+#
+# which gives:
+#
+#   TOP, CACHE   the top of the repository; the download and build cache,
+#                $CACHE from the environment, else $TOP/cache
+#   die MSG...   "NAME: error: MSG" on stderr, then exit STATUS (1 unless
+#                given)
+#   usage        the script's header comment: its lines from the second to
+#                the first that is not a comment, without the "# "
+#
+# and the argument loop. A script declares its options, then hands its
+# arguments over:
+#
+#   opt_value -o out "a folder"   -o DIR sets out=DIR; "-o needs a folder"
+#                                 when the value is missing
+#   opt_flag -f force             -f sets force=1
+#   opt_rest names                other arguments are appended to the
+#                                 array names (otherwise refused)
+#   parse_args "$@"
+#
+# parse_args prints usage and exits 0 on -h or --help, and refuses an
+# unknown option with "unknown option X (see --help)" ("unknown argument
+# X" when the script takes no other arguments).
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CACHE=${CACHE:-$TOP/cache}
+
+HOST_NAME=$(basename "$0" .sh)
+HOST_DIE_STATUS=1
+
+# host_script NAME [STATUS]: the name die speaks as, its exit status.
+host_script() {
+	HOST_NAME=$1
+	HOST_DIE_STATUS=${2:-1}
+}
+
+die() {
+	echo "$HOST_NAME: error: $*" >&2
+	exit "$HOST_DIE_STATUS"
+}
+
+usage() {
+	awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"
+}
+
+# Option -> variable it sets; option -> what its value is ("" for a flag).
+declare -A HOST_OPT_VAR=() HOST_OPT_WHAT=()
+HOST_OPT_REST=
+
+# opt_value OPTION VAR WHAT: OPTION takes a value, stored in VAR.
+opt_value() {
+	HOST_OPT_VAR[$1]=$2
+	HOST_OPT_WHAT[$1]=$3
+}
+
+# opt_flag OPTION VAR: OPTION sets VAR=1.
+opt_flag() {
+	HOST_OPT_VAR[$1]=$2
+	HOST_OPT_WHAT[$1]=
+}
+
+# opt_rest ARRAY: arguments that are not options go to ARRAY.
+opt_rest() {
+	HOST_OPT_REST=$1
+}
+
+parse_args() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help)
+			usage
+			exit 0
+			;;
+		esac
+		if [ -n "$1" ] && [ -n "${HOST_OPT_VAR[$1]+set}" ]; then
+			if [ -z "${HOST_OPT_WHAT[$1]}" ]; then
+				printf -v "${HOST_OPT_VAR[$1]}" 1
+				shift
+				continue
+			fi
+			[ $# -ge 2 ] || die "$1 needs ${HOST_OPT_WHAT[$1]}"
+			printf -v "${HOST_OPT_VAR[$1]}" '%s' "$2"
+			shift 2
+		elif [ -z "$HOST_OPT_REST" ]; then
+			die "unknown argument $1 (see --help)"
+		elif [[ $1 == -* ]]; then
+			die "unknown option $1 (see --help)"
+		else
+			local -n host_rest_=$HOST_OPT_REST
+			host_rest_+=("$1")
+			unset -n host_rest_
+			shift
+		fi
+	done
+}
