@@ -70,6 +70,11 @@ TEST_SRCS_autoscale_format_test := tests/unit/autoscale_format_test.c \
 	tools/autoscale_format.c
 TOOLS_TESTS := autoscale_policy_test autoscale_signal_test \
 	autoscale_select_test autoscale_format_test
+# The daemon's output, escaped and safe to open (CSV), each with its test.
+TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_csv.c
+TEST_SRCS_autoscale_csv_test := tests/unit/autoscale_csv_test.c \
+	tools/autoscale_csv.c tools/autoscale_text.c
+TOOLS_TESTS += autoscale_csv_test
 # The libvirt backend against libvirt's in-library test driver (no daemon).
 ifneq ($(wildcard $(TOP)/tools/backend_libvirt.c),)
 TEST_SRCS_backend_libvirt_test := tests/unit/backend_libvirt_test.c \
