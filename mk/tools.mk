@@ -75,6 +75,19 @@ TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_csv.c
 TEST_SRCS_autoscale_csv_test := tests/unit/autoscale_csv_test.c \
 	tools/autoscale_csv.c tools/autoscale_text.c
 TOOLS_TESTS += autoscale_csv_test
+# Prometheus metrics: the text (checked by promtool), the textfile and the
+# HTTP endpoint.
+TOOLS_DAEMON += tools/autoscale_metrics.c
+TEST_SRCS_autoscale_metrics_test := tests/unit/autoscale_metrics_test.c \
+	tools/autoscale_metrics.c tools/autoscale_text.c
+TOOLS_TESTS += autoscale_metrics_test
+# Log lines: the journal with fields, or plain lines.
+TOOLS_DAEMON += tools/autoscale_journal.c
+TOOLS_DAEMON_LIBS := -lsystemd
+TEST_SRCS_autoscale_journal_test := tests/unit/autoscale_journal_test.c \
+	tools/autoscale_journal.c tools/autoscale_text.c
+TEST_LIBS_autoscale_journal_test := -lsystemd
+TOOLS_TESTS += autoscale_journal_test
 # The libvirt backend against libvirt's in-library test driver (no daemon).
 ifneq ($(wildcard $(TOP)/tools/backend_libvirt.c),)
 TEST_SRCS_backend_libvirt_test := tests/unit/backend_libvirt_test.c \

@@ -25,26 +25,9 @@ static bool starts_formula(const char *v)
 /* Steps 1 and 2 of the header: the cell's text before quoting. */
 static void cell_escape(struct as_text *t, const char *value)
 {
-	const unsigned char *s = (const unsigned char *)value;
-	size_t n = strlen(value), i = 0, len;
-	unsigned int cp;
-
 	if (starts_formula(value))
 		as_text_puts(t, "'");
-	while (i < n) {
-		len = as_utf8_len(s + i, n - i, &cp);
-		if (len == 0 || as_is_control(cp)) {
-			/* Each byte of a bad or control sequence. */
-			len = len ? len : 1;
-			for (size_t k = 0; k < len; k++)
-				as_text_printf(t, "\\x%02x", s[i + k]);
-		} else if (cp == '\\') {
-			as_text_puts(t, "\\\\");
-		} else {
-			as_text_add(t, (const char *)s + i, len);
-		}
-		i += len;
-	}
+	as_text_add_escaped(t, value);
 }
 
 void as_csv_cell(struct as_text *t, const char *value)

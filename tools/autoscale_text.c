@@ -151,3 +151,25 @@ bool as_is_control(unsigned int cp)
 {
 	return cp < C0_END || cp == DEL || (cp >= C1_START && cp < C1_END);
 }
+
+void as_text_add_escaped(struct as_text *t, const char *value)
+{
+	const unsigned char *s = (const unsigned char *)value;
+	size_t n = strlen(value), i = 0, len;
+	unsigned int cp;
+
+	while (i < n) {
+		len = as_utf8_len(s + i, n - i, &cp);
+		if (len == 0 || as_is_control(cp)) {
+			/* Each byte of a bad or control sequence. */
+			len = len ? len : 1;
+			for (size_t k = 0; k < len; k++)
+				as_text_printf(t, "\\x%02x", s[i + k]);
+		} else if (cp == '\\') {
+			as_text_puts(t, "\\\\");
+		} else {
+			as_text_add(t, (const char *)s + i, len);
+		}
+		i += len;
+	}
+}

@@ -43,6 +43,13 @@ char *as_text_take(struct as_text *t, size_t *len);
 void as_text_free(struct as_text *t);
 
 /*
+ * Appends value with a backslash doubled and each control character
+ * (as_is_control) and each byte outside well-formed UTF-8 as "\xHH" (per
+ * byte): the result holds no byte a terminal or a line reader acts on.
+ */
+void as_text_add_escaped(struct as_text *t, const char *value);
+
+/*
  * Length of the well-formed UTF-8 sequence at s (of n bytes, n >= 1):
  * 1 for ASCII, 2..4 for a valid multi-byte character (no overlong forms,
  * no surrogates, at most U+10FFFF), 0 if s does not start one.  *cp gets
