@@ -70,8 +70,19 @@ TEST_SRCS_autoscale_format_test := tests/unit/autoscale_format_test.c \
 	tools/autoscale_format.c
 TOOLS_TESTS := autoscale_policy_test autoscale_signal_test \
 	autoscale_select_test autoscale_format_test
-# The daemon's output, escaped and safe to open (CSV), each with its test.
-TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_csv.c
+# The daemon's configuration file and its output, each with its test:
+# TOOLS_DAEMON with TOOLS_DAEMON_LIBS is what the program links for them.
+TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_config.c
+TOOLS_DAEMON_LIBS := -linih
+# The configuration file (inih), resolved per domain.
+TEST_SRCS_autoscale_config_test := tests/unit/autoscale_config_test.c \
+	tools/autoscale_config.c tools/autoscale_signal.c
+TEST_LIBS_autoscale_config_test := -linih
+TEST_FLAGS_autoscale_config_test := \
+	-DEXAMPLE_CONF='"$(TOP)/dist/autoscaler.conf"'
+TOOLS_TESTS += autoscale_config_test
+# The CSV, escaped and safe to open.
+TOOLS_DAEMON += tools/autoscale_csv.c
 TEST_SRCS_autoscale_csv_test := tests/unit/autoscale_csv_test.c \
 	tools/autoscale_csv.c tools/autoscale_text.c
 TOOLS_TESTS += autoscale_csv_test
@@ -83,7 +94,7 @@ TEST_SRCS_autoscale_metrics_test := tests/unit/autoscale_metrics_test.c \
 TOOLS_TESTS += autoscale_metrics_test
 # Log lines: the journal with fields, or plain lines.
 TOOLS_DAEMON += tools/autoscale_journal.c
-TOOLS_DAEMON_LIBS := -lsystemd
+TOOLS_DAEMON_LIBS += -lsystemd
 TEST_SRCS_autoscale_journal_test := tests/unit/autoscale_journal_test.c \
 	tools/autoscale_journal.c tools/autoscale_text.c
 TEST_LIBS_autoscale_journal_test := -lsystemd
