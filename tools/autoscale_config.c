@@ -39,11 +39,11 @@
 #define FROM_CLI UINT_MAX
 
 struct section {
-	char *header;	 /* "[defaults]", "[domain \"web*\"]": for errors */
-	char *pattern;	 /* NULL for [defaults] */
-	bool glob;	 /* pattern has * ? [ or \ */
+	char *header;  /* "[defaults]", "[domain \"web*\"]": for errors */
+	char *pattern; /* NULL for [defaults] */
+	bool glob;     /* pattern has * ? [ or \ */
 	unsigned int line;
-	struct as_settings s;		 /* the keys it gives */
+	struct as_settings s;		   /* the keys it gives */
 	unsigned int from[AS_CONF_FIELDS]; /* their lines */
 };
 
@@ -98,13 +98,12 @@ const char *as_conf_key(enum as_conf_field field)
 	return (unsigned int)field < AS_CONF_FIELDS ? keys[field] : "?";
 }
 
-void as_settings_overlay(struct as_settings *dst,
-			 const struct as_settings *src)
+void as_settings_overlay(struct as_settings *dst, const struct as_settings *src)
 {
-#define COPY(f, member)                                   \
-	do {                                              \
-		if (src->set & AS_CONF_BIT(f))            \
-			dst->member = src->member;        \
+#define COPY(f, member)                            \
+	do {                                       \
+		if (src->set & AS_CONF_BIT(f))     \
+			dst->member = src->member; \
 	} while (0)
 	COPY(AS_CONF_HIGH, high_pct);
 	COPY(AS_CONF_LOW, low_pct);
@@ -191,13 +190,13 @@ static size_t check_bracket(const char *p, size_t i, char *err, size_t len)
 		}
 		if (p[j] == ']')
 			return j;
-		if (p[j] == '[' && (p[j + 1] == ':' || p[j + 1] == '.' ||
-				    p[j + 1] == '=')) {
+		if (p[j] == '[' &&
+		    (p[j + 1] == ':' || p[j + 1] == '.' || p[j + 1] == '=')) {
 			char kind = p[j + 1];
 			const char *close;
 
-			for (k = j + 2; p[k] && !(p[k] == kind && p[k + 1] == ']');
-			     k++)
+			for (k = j + 2;
+			     p[k] && !(p[k] == kind && p[k + 1] == ']'); k++)
 				;
 			close = p + k;
 			if (!*close) {
@@ -238,7 +237,8 @@ static size_t check_bracket(const char *p, size_t i, char *err, size_t len)
 			if (p[k] == '\\' && p[k + 1])
 				k++;
 			if (p[k] == '[') {
-				/* A range to a class or symbol: fnmatch's own. */
+				/* A range to a class or symbol: fnmatch's own.
+				 */
 				j = k;
 				continue;
 			}
@@ -395,8 +395,8 @@ static void section_header(struct parser *ps, char *line)
 			return;
 		}
 		s = add_section(ps, header, pattern);
-		if (s && as_conf_check_glob(pattern, glob_err,
-					    sizeof(glob_err)) < 0)
+		if (s &&
+		    as_conf_check_glob(pattern, glob_err, sizeof(glob_err)) < 0)
 			error_at(ps, ps->line, "%s: bad pattern: %s", header,
 				 glob_err);
 		free(pattern);
@@ -417,8 +417,8 @@ static void section_header(struct parser *ps, char *line)
 
 		if (o)
 			error_at(ps, ps->line,
-				 "%s given twice (first on line %u)",
-				 s->header, o->line);
+				 "%s given twice (first on line %u)", s->header,
+				 o->line);
 	}
 }
 
@@ -546,8 +546,9 @@ static void set_field(struct parser *ps, struct section *s,
 	const char *want = NULL;
 
 	if (st->set & AS_CONF_BIT(f)) {
-		error_at(ps, ps->line, "%s %s: given twice (first on line %u%s)",
-			 s->header, keys[f], s->from[f],
+		error_at(ps, ps->line,
+			 "%s %s: given twice (first on line %u%s)", s->header,
+			 keys[f], s->from[f],
 			 ps->indented ? "; an indented line continues the "
 					"value above"
 				      : "");
@@ -587,8 +588,7 @@ static void set_field(struct parser *ps, struct section *s,
 		st->period_ms = ms;
 		break;
 	case AS_CONF_RATE_WINDOW:
-		ok = parse_seconds(value, TIME_MAX_MS, &ms) &&
-		     ms >= MS_PER_SEC;
+		ok = parse_seconds(value, TIME_MAX_MS, &ms) && ms >= MS_PER_SEC;
 		want = "seconds, 1..86400";
 		st->rate_window_ms = ms;
 		break;
@@ -824,9 +824,8 @@ static struct as_conf *build(struct parser *ps, const struct as_settings *base,
 }
 
 int as_conf_parse(const char *name, const char *text, size_t len,
-		  const struct as_settings *base,
-		  const struct as_settings *cli, struct as_conf **out,
-		  as_conf_report_fn report, void *ctx)
+		  const struct as_settings *base, const struct as_settings *cli,
+		  struct as_conf **out, as_conf_report_fn report, void *ctx)
 {
 	struct parser ps = {
 		.name = name,
@@ -915,8 +914,8 @@ int as_conf_load(const char *path, const struct as_settings *base,
 		 const struct as_settings *cli, struct as_conf **out,
 		 as_conf_report_fn report, void *ctx)
 {
-	char *text, *msg;
-	size_t len;
+	char *text = NULL, *msg;
+	size_t len = 0;
 	int err;
 
 	err = read_file(path, &text, &len);
@@ -924,10 +923,9 @@ int as_conf_load(const char *path, const struct as_settings *base,
 		return err;
 	if (err) {
 		if (report && asprintf(&msg, "%s: cannot read: %s", path,
-				       err == -EINVAL ? "not a regular file"
-				       : err == -EFBIG
-					       ? "larger than 1 MiB"
-					       : strerror(-err)) >= 0) {
+				       err == -EINVAL  ? "not a regular file"
+				       : err == -EFBIG ? "larger than 1 MiB"
+						       : strerror(-err)) >= 0) {
 			report(ctx, msg);
 			free(msg);
 		}

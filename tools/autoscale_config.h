@@ -132,9 +132,8 @@ struct as_conf; /* opaque */
  * 0 and *out, or -EINVAL after reporting each error, or -ENOMEM.
  */
 int as_conf_parse(const char *name, const char *text, size_t len,
-		  const struct as_settings *base,
-		  const struct as_settings *cli, struct as_conf **out,
-		  as_conf_report_fn report, void *ctx);
+		  const struct as_settings *base, const struct as_settings *cli,
+		  struct as_conf **out, as_conf_report_fn report, void *ctx);
 
 /*
  * The same from a file.  -ENOENT (not reported) when path does not
@@ -158,11 +157,11 @@ void as_conf_free(struct as_conf *conf);
 
 /* What one domain gets. */
 struct as_conf_domain {
-	bool excluded;	       /* never scale it */
-	struct as_settings s;  /* all fields set (unless excluded) */
-	const char *pattern;   /* the section used; NULL: the defaults */
-	unsigned int line;     /* its line in the file (0: none) */
-	const char *exclude;   /* the exclude pattern that matched */
+	bool excluded;	      /* never scale it */
+	struct as_settings s; /* all fields set (unless excluded) */
+	const char *pattern;  /* the section used; NULL: the defaults */
+	unsigned int line;    /* its line in the file (0: none) */
+	const char *exclude;  /* the exclude pattern that matched */
 };
 
 /*

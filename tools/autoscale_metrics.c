@@ -617,6 +617,20 @@ static int respond(int fd, int status, bool head, const struct as_metrics *m,
 	return err;
 }
 
+/*
+ * Read away what the client sent beyond the request, without waiting:
+ * closing a socket with unread data sends a reset, which may destroy the
+ * response before the client has read it.
+ */
+static void drain(int fd)
+{
+	char buf[AS_METRICS_HTTP_REQUEST_MAX];
+
+	shutdown(fd, SHUT_WR);
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+}
+
 int as_metrics_serve(int listen_fd, const struct as_metrics *m, int timeout_ms)
 {
 	int64_t deadline = now_ms() + timeout_ms;
@@ -640,6 +654,7 @@ int as_metrics_serve(int listen_fd, const struct as_metrics *m, int timeout_ms)
 	err = respond(fd, status, head, m, deadline);
 	if (!err && status == 431)
 		err = -EMSGSIZE;
+	drain(fd);
 out:
 	close(fd);
 	return err;
