@@ -169,7 +169,8 @@ static void domain_family(struct as_text *t, const struct as_metrics *m,
 			  const char *name, const char *type, const char *help,
 			  size_t offset)
 {
-	family(t, name, type, help);
+	if (m->n)
+		family(t, name, type, help);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct as_metrics_domain *d = &m->dom[i];
 		uint64_t v;
@@ -210,12 +211,26 @@ static void render_daemon(struct as_text *t, const struct as_metrics *m)
 		       m->last_reload_ok_unix_s);
 }
 
+/* Whether any domain has vCPU counts (has_load: a load). */
+static bool any_domain(const struct as_metrics *m, bool load)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (load ? m->dom[i].has_load : m->dom[i].has_vcpus)
+			return true;
+	return false;
+}
+
+/*
+ * Per-domain families; one without a sample is left out whole (no HELP
+ * and TYPE on their own).
+ */
 static void render_domains(struct as_text *t, const struct as_metrics *m)
 {
 	const struct as_metrics_domain *d;
 	size_t i;
 
-	family(t, "domain_vcpus_online", "gauge", "vCPUs online.");
+	if (any_domain(m, false))
+		family(t, "domain_vcpus_online", "gauge", "vCPUs online.");
 	for (i = 0; i < m->n; i++) {
 		d = &m->dom[i];
 		if (!d->has_vcpus)
@@ -223,8 +238,9 @@ static void render_domains(struct as_text *t, const struct as_metrics *m)
 		domain_series(t, "domain_vcpus_online", d);
 		as_text_printf(t, "} %u\n", d->vcpus_online);
 	}
-	family(t, "domain_vcpus_max", "gauge",
-	       "Most vCPUs the domain may have (its maxvcpus).");
+	if (any_domain(m, false))
+		family(t, "domain_vcpus_max", "gauge",
+		       "Most vCPUs the domain may have (its maxvcpus).");
 	for (i = 0; i < m->n; i++) {
 		d = &m->dom[i];
 		if (!d->has_vcpus)
@@ -232,8 +248,9 @@ static void render_domains(struct as_text *t, const struct as_metrics *m)
 		domain_series(t, "domain_vcpus_max", d);
 		as_text_printf(t, "} %u\n", d->vcpus_max);
 	}
-	family(t, "domain_load_vcpus", "gauge",
-	       "Load decided on, in vCPUs of work, by its source.");
+	if (any_domain(m, true))
+		family(t, "domain_load_vcpus", "gauge",
+		       "Load decided on, in vCPUs of work, by its source.");
 	for (i = 0; i < m->n; i++) {
 		d = &m->dom[i];
 		if (!d->has_load)
@@ -244,8 +261,9 @@ static void render_domains(struct as_text *t, const struct as_metrics *m)
 		as_text_printf(t, "\"} %u.%02u\n", d->load / 100,
 			       d->load % 100);
 	}
-	family(t, "domain_scale_decisions_total", "counter",
-	       "vCPU changes decided, by direction.");
+	if (m->n)
+		family(t, "domain_scale_decisions_total", "counter",
+		       "vCPU changes decided, by direction.");
 	for (i = 0; i < m->n; i++) {
 		d = &m->dom[i];
 		domain_series(t, "domain_scale_decisions_total", d);

@@ -29,6 +29,8 @@
  *       counter: changes held back by the cooldown or the rate limit
  *   smpalt_autoscaler_domain_backend_timeouts_total{domain,domid}
  *       counter: xl or libvirt calls killed for taking too long
+ * A per-domain family with no sample yet (no domains, no load) is left
+ * out whole, its HELP and TYPE lines included.
  *
  * Label values: backslash, double quote and newline are escaped as the
  * format requires (\\ \" \n); any other control character and every byte
