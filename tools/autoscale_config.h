@@ -62,8 +62,9 @@
  *   Per domain: as_conf_resolve(conf, name, &r) when the domain is first
  *               seen and after every reload; r.excluded: leave it alone.
  *   SIGHUP:     as_conf_reload(&conf, ...) again: on error the old
- *               configuration stays in force and the errors are logged
- *               (-ENOENT too: the file was removed).
+ *               configuration stays in force and the errors have been
+ *               reported; -ENOENT (the file was removed) is the
+ *               daemon's to log.  Count it: as_metrics_config_reload().
  *   --check-config FILE: exit(as_conf_check(FILE, &base, &cli, stdout)).
  *   At exit:    as_conf_free(conf).
  */

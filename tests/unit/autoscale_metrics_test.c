@@ -232,6 +232,42 @@ static void forget_drops_a_domain_and_rename_follows(void **state)
 	as_metrics_free(&m);
 }
 
+/* No cap on the number of domains: many added, all shown, half dropped. */
+static void many_domains_in_domid_order(void **state)
+{
+	enum { MANY = 5000 };
+	struct as_metrics m;
+	char name[32], *text, *p;
+	unsigned int seen = 0, last = 0;
+
+	(void)state;
+	as_metrics_init(&m, START);
+	/* Added in a scrambled order: 7919 is prime, so i * 7919 % MANY
+	 * visits every domid once. */
+	for (unsigned int i = 0; i < MANY; i++) {
+		unsigned int id = (unsigned int)((i * 7919ULL) % MANY) + 1;
+
+		snprintf(name, sizeof(name), "d%u", id);
+		assert_non_null(as_metrics_domain(&m, id, name));
+	}
+	for (unsigned int id = 2; id <= MANY; id += 2)
+		as_metrics_forget(&m, id);
+	text = as_metrics_render(&m, NULL);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "smpalt_autoscaler_domains 2500\n"));
+	for (p = text; (p = strstr(p, "_failures_total{domain=\"d")); p++) {
+		unsigned int id = (unsigned int)strtoul(p + 25, NULL, 10);
+
+		assert_true(id > last);
+		assert_int_equal(id % 2, 1);
+		last = id;
+		seen++;
+	}
+	assert_int_equal(seen, MANY / 2);
+	free(text);
+	as_metrics_free(&m);
+}
+
 /*
  * `promtool check metrics` on text: its exit status, its output in out.
  * A promtool that cannot be started fails the test.
@@ -603,6 +639,7 @@ int main(void)
 		cmocka_unit_test(
 			render_domains_sorted_by_domid_with_escaped_names),
 		cmocka_unit_test(forget_drops_a_domain_and_rename_follows),
+		cmocka_unit_test(many_domains_in_domid_order),
 		cmocka_unit_test(promtool_accepts_the_text_with_hostile_names),
 		cmocka_unit_test(promtool_refuses_a_broken_text),
 		cmocka_unit_test_setup_teardown(
