@@ -37,6 +37,9 @@
 /* A field's origin: a line of the file, or one of these. */
 #define FROM_BUILTIN 0
 #define FROM_CLI UINT_MAX
+/* parser.cur_i before any section, and in one refused (keys skipped). */
+#define NO_SECTION (-1)
+#define BAD_SECTION (-2)
 
 struct section {
 	char *header;  /* "[defaults]", "[domain \"web*\"]": for errors */
@@ -69,8 +72,7 @@ struct parser {
 	bool stop;	     /* a line inih cannot take: no more lines */
 	struct section *all; /* every section, [defaults] included */
 	size_t nall;
-	struct section *cur; /* index into all via cur_i */
-	ssize_t cur_i;	     /* -1: before any section */
+	ssize_t cur_i; /* -1: before any section */
 	struct exclude *excl;
 	size_t nexcl;
 	unsigned int errors;
@@ -350,13 +352,13 @@ static void section_header(struct parser *ps, char *line)
 		close = *q == '"' ? strstr(q + 1, "\"]") : NULL;
 		if (!close && !strchr(q, ']')) {
 			/* inih reports it (no ']'). */
-			ps->cur_i = -2;
+			ps->cur_i = BAD_SECTION;
 			return;
 		}
 		if (!close) {
 			error_at(ps, ps->line,
 				 "%s: expected [domain \"PATTERN\"]", line);
-			ps->cur_i = -2;
+			ps->cur_i = BAD_SECTION;
 			return;
 		}
 		rest = close + 2;
@@ -364,7 +366,7 @@ static void section_header(struct parser *ps, char *line)
 		close = strchr(line, ']');
 		if (!close) {
 			/* inih reports it (no ']'). */
-			ps->cur_i = -2;
+			ps->cur_i = BAD_SECTION;
 			return;
 		}
 		rest = close + 1;
@@ -374,7 +376,7 @@ static void section_header(struct parser *ps, char *line)
 	if (*rest && *rest != ';' && *rest != '#') {
 		error_at(ps, ps->line, "text after the section header: %s",
 			 rest);
-		ps->cur_i = -2;
+		ps->cur_i = BAD_SECTION;
 		return;
 	}
 	header = strndup(line, (size_t)(rest - line));
@@ -405,7 +407,7 @@ static void section_header(struct parser *ps, char *line)
 			 "unknown section %s (expected [defaults] or "
 			 "[domain \"PATTERN\"])",
 			 header);
-		ps->cur_i = -2;
+		ps->cur_i = BAD_SECTION;
 		free(header);
 		return;
 	}
@@ -465,7 +467,7 @@ static char *read_line(char *buf, int num, void *stream)
 			error_at(ps, ps->line,
 				 "a section header must start in the first "
 				 "column");
-			ps->cur_i = -2;
+			ps->cur_i = BAD_SECTION;
 			return buf;
 		}
 		/* Without the newline, for section_header(). */
@@ -654,7 +656,7 @@ static int on_key(void *user, const char *section, const char *name,
 	int f;
 
 	(void)section;
-	if (ps->cur_i == -2)
+	if (ps->cur_i == BAD_SECTION)
 		return 1; /* in a section already reported as bad */
 	if (!s) {
 		error_at(ps, ps->line,
@@ -831,7 +833,7 @@ int as_conf_parse(const char *name, const char *text, size_t len,
 		.name = name,
 		.p = text,
 		.end = text + len,
-		.cur_i = -1,
+		.cur_i = NO_SECTION,
 		.report = report,
 		.ctx = ctx,
 	};
