@@ -72,7 +72,7 @@ struct parser {
 	bool stop;	     /* a line inih cannot take: no more lines */
 	struct section *all; /* every section, [defaults] included */
 	size_t nall;
-	ssize_t cur_i; /* -1: before any section */
+	ssize_t cur_i; /* all[cur_i], or NO_SECTION, BAD_SECTION */
 	struct exclude *excl;
 	size_t nexcl;
 	unsigned int errors;
