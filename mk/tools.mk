@@ -123,6 +123,16 @@ $(TEST_OUT)/autoscale_tool_test-san: $(AUTOSCALER_SAN)
 $(TEST_OUT)/autoscale_tool_test-san: TEST_FLAGS_autoscale_tool_test += \
 	-DAUTOSCALER_BIN='"$(AUTOSCALER_SAN)"'
 
+# promtool, unpacked from Debian's prometheus package into the cache
+# (scripts/fetch-promtool.sh): the metrics test runs it by its path.
+PROMTOOL := $(CACHE)/promtool/root/usr/bin/promtool
+$(PROMTOOL):
+	@bash $(TOP)/scripts/fetch-promtool.sh
+$(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
+	TEST_FLAGS_autoscale_metrics_test += -DPROMTOOL_BIN='"$(PROMTOOL)"'
+$(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
+	| $(PROMTOOL)
+
 $(call host_test_group,test-tools,$(TOOLS_TESTS))
 
 # The dom0 initramfs carries the autoscaler (scripts/mkinitramfs.sh takes

@@ -2,8 +2,9 @@
 /*
  * Host tests of the autoscaler's Prometheus metrics
  * (tools/autoscale_metrics.c): the exposition text, checked exactly and
- * by `promtool check metrics` (Debian's prometheus package; a missing
- * promtool fails the test), label values with hostile domain names, the
+ * by `promtool check metrics` (PROMTOOL_BIN: unpacked from Debian's
+ * prometheus package by scripts/fetch-promtool.sh; a missing promtool
+ * fails the test), label values with hostile domain names, the
  * textfile collector's file replaced atomically, and the HTTP endpoint
  * over a loopback socket.
  */
@@ -29,6 +30,10 @@
 #include <cmocka.h>
 
 #include "autoscale_metrics.h"
+
+#ifndef PROMTOOL_BIN
+#error "PROMTOOL_BIN: the path of promtool (mk/tools.mk)"
+#endif
 #include "autoscale_text.h"
 
 extern char **environ;
@@ -274,7 +279,7 @@ static void many_domains_in_domid_order(void **state)
  */
 static int promtool(const char *text, char *out, size_t outlen)
 {
-	char *argv[] = {"promtool", "check", "metrics", NULL};
+	char *argv[] = {PROMTOOL_BIN, "check", "metrics", NULL};
 	char tmpl[] = "/tmp/autoscale_metrics_test.XXXXXX";
 	posix_spawn_file_actions_t fa;
 	int in[2], ofd, status, err;
@@ -289,13 +294,13 @@ static int promtool(const char *text, char *out, size_t outlen)
 	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
 	posix_spawn_file_actions_adddup2(&fa, ofd, 1);
 	posix_spawn_file_actions_adddup2(&fa, ofd, 2);
-	err = posix_spawnp(&pid, "promtool", &fa, NULL, argv, environ);
+	err = posix_spawn(&pid, PROMTOOL_BIN, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(in[0]);
 	if (err)
-		fail_msg("cannot run promtool: %s (Debian's prometheus "
-			 "package; scripts/install-deps.sh installs it)",
-			 strerror(err));
+		fail_msg("cannot run %s: %s (scripts/fetch-promtool.sh "
+			 "unpacks it from Debian's prometheus package)",
+			 PROMTOOL_BIN, strerror(err));
 	assert_int_equal(write(in[1], text, strlen(text)),
 			 (ssize_t)strlen(text));
 	close(in[1]);
