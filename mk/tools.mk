@@ -71,6 +71,35 @@ TEST_SRCS_autoscale_format_test := tests/unit/autoscale_format_test.c \
 	tools/autoscale_format.c
 TOOLS_TESTS := autoscale_policy_test autoscale_signal_test \
 	autoscale_select_test autoscale_format_test
+# The daemon's configuration file and its output, each with its test:
+# TOOLS_DAEMON with TOOLS_DAEMON_LIBS is what the program links for them.
+TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_config.c
+TOOLS_DAEMON_LIBS := -linih
+# The configuration file (inih), resolved per domain.
+TEST_SRCS_autoscale_config_test := tests/unit/autoscale_config_test.c \
+	tools/autoscale_config.c tools/autoscale_signal.c
+TEST_LIBS_autoscale_config_test := -linih
+TEST_FLAGS_autoscale_config_test := \
+	-DEXAMPLE_CONF='"$(TOP)/dist/autoscaler.conf"'
+TOOLS_TESTS += autoscale_config_test
+# The CSV, escaped and safe to open.
+TOOLS_DAEMON += tools/autoscale_csv.c
+TEST_SRCS_autoscale_csv_test := tests/unit/autoscale_csv_test.c \
+	tools/autoscale_csv.c tools/autoscale_text.c
+TOOLS_TESTS += autoscale_csv_test
+# Prometheus metrics: the text (checked by promtool), the textfile and the
+# HTTP endpoint.
+TOOLS_DAEMON += tools/autoscale_metrics.c
+TEST_SRCS_autoscale_metrics_test := tests/unit/autoscale_metrics_test.c \
+	tools/autoscale_metrics.c tools/autoscale_text.c
+TOOLS_TESTS += autoscale_metrics_test
+# Log lines: the journal with fields, or plain lines.
+TOOLS_DAEMON += tools/autoscale_journal.c
+TOOLS_DAEMON_LIBS += -lsystemd
+TEST_SRCS_autoscale_journal_test := tests/unit/autoscale_journal_test.c \
+	tools/autoscale_journal.c tools/autoscale_text.c
+TEST_LIBS_autoscale_journal_test := -lsystemd
+TOOLS_TESTS += autoscale_journal_test
 # The libvirt backend against libvirt's in-library test driver (no daemon).
 ifneq ($(wildcard $(TOP)/tools/backend_libvirt.c),)
 TEST_SRCS_backend_libvirt_test := tests/unit/backend_libvirt_test.c \
@@ -94,6 +123,16 @@ $(TEST_OUT)/autoscale_tool_test: TEST_FLAGS_autoscale_tool_test += \
 $(TEST_OUT)/autoscale_tool_test-san: $(AUTOSCALER_SAN)
 $(TEST_OUT)/autoscale_tool_test-san: TEST_FLAGS_autoscale_tool_test += \
 	-DAUTOSCALER_BIN='"$(AUTOSCALER_SAN)"'
+
+# promtool, unpacked from Debian's prometheus package into the cache
+# (scripts/fetch-promtool.sh): the metrics test runs it by its path.
+PROMTOOL := $(CACHE)/promtool/root/usr/bin/promtool
+$(PROMTOOL):
+	@bash $(TOP)/scripts/fetch-promtool.sh
+$(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
+	TEST_FLAGS_autoscale_metrics_test += -DPROMTOOL_BIN='"$(PROMTOOL)"'
+$(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
+	| $(PROMTOOL)
 
 $(call host_test_group,test-tools,$(TOOLS_TESTS))
 

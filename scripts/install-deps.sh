@@ -10,6 +10,7 @@ PKGS=(
 	libclang-rt-14-dev
 	libvirt-dev
 	libcmocka-dev libxen-dev pkg-config
+	libinih-dev libsystemd-dev
 	qemu-system-x86 cpio gzip xz-utils
 	gnuplot-nox python3
 	man-db systemd
