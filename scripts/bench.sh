@@ -1,12 +1,15 @@
 #!/bin/bash
 # make bench: every benchmark in one go, results in results/<timestamp>/.
 #
-#   1. one Xen boot (scripts/xen-run.sh) running three scenarios:
+#   1. one Xen boot (scripts/xen-run.sh) running these scenarios:
 #        bench-locks       the guest's in-guest benchmark, one vCPU: each
 #                          lock primitive and the lock-heavy work item in
 #                          SMP and in UP form, figures checked plausible
 #        bench-vcpu        smpalt: ROUNDS rounds of xl vcpu-set 2 1 4 1,
 #                          latency as seen from dom0 and in-guest switch ns
+#        bench-dom0-weight the time of xl vcpu-set with the guest idle and
+#                          busy on all its vCPUs, at Xen's default dom0
+#                          weight and at the harness's
 #        bench-linux-vcpu  stock Debian Linux 6.1 PV domU, same steps,
 #                          kernel alone and with user-space onlining
 #        bench-linux-smpalt  Linux 6.1 with patches/linux-6.1/ (make
@@ -32,7 +35,7 @@ host_script bench 2
 LINUX_DOMU_DIR=$CACHE/linux-domu
 LINUX_SMPALT_DOMU_DIR=$CACHE/linux-smpalt-domu
 LINUX_VMLINUZ=$CACHE/linux/out/vmlinuz
-XEN_SCENARIOS=(bench-locks bench-vcpu bench-linux-vcpu bench-linux-smpalt)
+XEN_SCENARIOS=(bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt)
 ROUNDS=5
 # Seconds one scenario may take inside dom0: the Linux ones boot two or
 # three domUs (about 30 s each under TCG), the stock one waits 5 s for

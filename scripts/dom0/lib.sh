@@ -587,6 +587,43 @@ host_cpus() {
 	echo "${HOST_CPUS:-1}"
 }
 
+# dom0's scheduler weight while scenarios run. Xen gives every domain
+# weight 256; with the guest spinning on more vCPUs than the host has CPUs,
+# dom0's share at 256 makes each `xl vcpu-set` several times slower (and a
+# scaling decision late). Xen administrators raise dom0's weight for that
+# reason (docs/real-host.md); bench-dom0-weight measures both.
+DOM0_WEIGHT=1024
+# Where init keeps the weight Xen gave dom0, before DOM0_WEIGHT was set.
+DOM0_WEIGHT_DEFAULT_FILE=/run/smpalt/dom0-weight-default
+
+# xen_scheduler: the scheduler of Xen's default cpupool (credit2, credit...).
+xen_scheduler() {
+	xl info 2>/dev/null | awk -F': *' '$1 ~ /^xen_scheduler/ { print $2 }'
+}
+
+# dom0_weight_get: dom0's weight under the running scheduler.
+dom0_weight_get() {
+	xl "sched-$(xen_scheduler)" -d Domain-0 2>/dev/null |
+		awk '$1 == "Domain-0" { print $3 }'
+}
+
+# dom0_weight_set WEIGHT: set dom0's weight; returns xl's status.
+dom0_weight_set() {
+	xl "sched-$(xen_scheduler)" -d Domain-0 -w "$1" >/dev/null
+}
+
+# dom0_weight_init: remember Xen's weight for dom0, then give it
+# DOM0_WEIGHT (init, once the toolstack runs).
+dom0_weight_init() {
+	dom0_weight_get >"$DOM0_WEIGHT_DEFAULT_FILE"
+	dom0_weight_set $DOM0_WEIGHT
+}
+
+# dom0_weight_default: the weight Xen gave dom0 at boot.
+dom0_weight_default() {
+	cat "$DOM0_WEIGHT_DEFAULT_FILE"
+}
+
 # vcpu_set COUNT: xl vcpu-set, with -i when COUNT exceeds the host's CPUs
 # (xl refuses that otherwise).
 vcpu_set() {
