@@ -10,6 +10,11 @@
  * scaled through libvirt.  Domains libvirt does not know (created with
  * `xl create`) stay with xl.
  *
+ * Domains are found by the UUID of their /vm path in xenstore (a name can
+ * be reused, and xenstore's and libvirt's views of names need not agree),
+ * by domid when no UUID is known; either way, the domain libvirt returns
+ * must have the domid the autoscaler follows, or it is not this domain.
+ *
  * libvirt.so.0 is loaded with dlopen() when a connection is opened, not
  * linked: it pulls in some 60 MB of libraries (libxml2, ICU, GnuTLS...),
  * and a dom0 that scales with xl alone must not need them.  The prototypes
@@ -41,8 +46,9 @@ struct libvirt_api {
 	__typeof__(virConnectOpen) *connect_open;
 	__typeof__(virConnectClose) *connect_close;
 	__typeof__(virConnectIsAlive) *connect_is_alive;
-	__typeof__(virDomainLookupByName) *lookup_by_name;
 	__typeof__(virDomainLookupByID) *lookup_by_id;
+	__typeof__(virDomainLookupByUUIDString) *lookup_by_uuid;
+	__typeof__(virDomainGetID) *get_id;
 	__typeof__(virDomainFree) *domain_free;
 	__typeof__(virDomainSetVcpusFlags) *set_vcpus_flags;
 	__typeof__(virGetLastError) *get_last_error;
@@ -153,10 +159,12 @@ static bool lv_load(struct libvirt_backend *lv, char *err, size_t errlen)
 		      err, errlen) &&
 	       lv_sym(lv->lib, "virConnectIsAlive",
 		      (void **)&a->connect_is_alive, err, errlen) &&
-	       lv_sym(lv->lib, "virDomainLookupByName",
-		      (void **)&a->lookup_by_name, err, errlen) &&
 	       lv_sym(lv->lib, "virDomainLookupByID", (void **)&a->lookup_by_id,
 		      err, errlen) &&
+	       lv_sym(lv->lib, "virDomainLookupByUUIDString",
+		      (void **)&a->lookup_by_uuid, err, errlen) &&
+	       lv_sym(lv->lib, "virDomainGetID", (void **)&a->get_id, err,
+		      errlen) &&
 	       lv_sym(lv->lib, "virDomainFree", (void **)&a->domain_free, err,
 		      errlen) &&
 	       lv_sym(lv->lib, "virDomainSetVcpusFlags",
@@ -187,71 +195,86 @@ static virConnectPtr lv_conn(struct libvirt_backend *lv)
 }
 
 /*
- * The domain by name (the name is what libvirt keys on), or by domid when
- * no name is known.  NULL with *rc = -ENOENT when libvirt does not know it
- * (an answer, not logged), or another -errno when the lookup itself failed
- * (logged).
+ * The domain by UUID (by domid when no UUID is known), checked to have
+ * the domid asked for.  NULL with *rc = -ENOENT when libvirt does not know
+ * it, or knows that UUID under another domid (an answer, not logged), or
+ * another -errno when the lookup itself failed (logged; -ENOTCONN: libvirt
+ * is unreachable).
  */
-static virDomainPtr lv_lookup(struct libvirt_backend *lv, const char *name,
-			      unsigned int domid, int *rc)
+static virDomainPtr lv_lookup(struct libvirt_backend *lv,
+			      const struct scale_domain *d, int *rc)
 {
 	virConnectPtr conn = lv_conn(lv);
+	bool by_uuid = d->uuid && *d->uuid;
 	virDomainPtr dom;
+	unsigned int id;
 
 	*rc = -ENOTCONN;
 	if (!conn)
 		return NULL;
 	lv->api.reset_last_error();
-	if (name && *name)
-		dom = lv->api.lookup_by_name(conn, name);
+	if (by_uuid)
+		dom = lv->api.lookup_by_uuid(conn, d->uuid);
 	else
-		dom = lv->api.lookup_by_id(conn, (int)domid);
-	if (dom) {
-		*rc = 0;
-		return dom;
+		dom = lv->api.lookup_by_id(conn, (int)d->domid);
+	if (!dom) {
+		*rc = lv_last_errno(lv);
+		if (*rc != -ENOENT)
+			lv_log("looking up domain %s (id %u%s%s) in %s: %s",
+			       lv_dom_name(d->name), d->domid,
+			       by_uuid ? ", uuid " : "", by_uuid ? d->uuid : "",
+			       lv->uri, lv_last_message(lv));
+		return NULL;
 	}
-	*rc = lv_last_errno(lv);
-	if (*rc != -ENOENT)
-		lv_log("looking up domain %s (id %u) in %s: %s",
-		       lv_dom_name(name), domid, lv->uri, lv_last_message(lv));
-	return NULL;
+	/* A stopped domain has no id ((unsigned)-1): not this one either. */
+	id = lv->api.get_id(dom);
+	if (id != d->domid) {
+		lv->api.domain_free(dom);
+		*rc = -ENOENT;
+		return NULL;
+	}
+	*rc = 0;
+	return dom;
 }
 
 /* ------------------------------------------------------------ the ops */
 
-static bool lv_manages(struct scale_backend *b, const char *name,
-		       unsigned int domid)
+static int lv_manages(struct scale_backend *b, const struct scale_domain *d)
 {
 	struct libvirt_backend *lv = lv_of(b);
 	int rc;
-	virDomainPtr dom = lv_lookup(lv, name, domid, &rc);
+	virDomainPtr dom = lv_lookup(lv, d, &rc);
 
-	if (!dom)
-		return false;
-	lv->api.domain_free(dom);
-	return true;
+	if (dom) {
+		lv->api.domain_free(dom);
+		return 1;
+	}
+	/* Not known: xl's.  Unreachable: no answer yet. */
+	return rc == -ENOENT ? 0 : rc;
 }
 
-static int lv_set_vcpus(struct scale_backend *b, const char *name,
-			unsigned int domid, unsigned int n, bool *done)
+static int lv_set_vcpus(struct scale_backend *b, const struct scale_domain *d,
+			unsigned int n, bool *done)
 {
 	struct libvirt_backend *lv = lv_of(b);
 	virDomainPtr dom;
 	int rc;
 
 	*done = false;
-	dom = lv_lookup(lv, name, domid, &rc);
+	dom = lv_lookup(lv, d, &rc);
 	if (!dom) {
 		if (rc == -ENOENT)
-			lv_log("%s does not know domain %s (id %u)", lv->uri,
-			       lv_dom_name(name), domid);
+			lv_log("%s has no domain %s with id %u%s%s", lv->uri,
+			       lv_dom_name(d->name), d->domid,
+			       d->uuid && *d->uuid ? " and uuid " : "",
+			       d->uuid && *d->uuid ? d->uuid : "");
 		return rc;
 	}
 	rc = 0;
 	if (lv->api.set_vcpus_flags(dom, n, VIR_DOMAIN_AFFECT_LIVE) < 0) {
 		rc = lv_last_errno(lv);
 		lv_log("%s (id %u): setting %u live vCPUs: %s",
-		       lv_dom_name(name), domid, n, lv_last_message(lv));
+		       lv_dom_name(d->name), d->domid, n, lv_last_message(lv));
 	}
 	lv->api.domain_free(dom);
 	*done = rc == 0;
