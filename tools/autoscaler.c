@@ -1117,7 +1117,7 @@ static void log_source(struct domain *d, const struct sample *s,
  * it manages the domain.  A change held back is logged once per stretch.
  */
 static bool may_change(struct domain *d, const struct as_decision *dec,
-		       unsigned int load)
+		       unsigned int load, unsigned int vcpus)
 {
 	enum as_pace_verdict v;
 	char why[REASON_LEN];
@@ -1141,9 +1141,7 @@ static bool may_change(struct domain *d, const struct as_decision *dec,
 			 "asked again at the next round");
 	log_line(d->held_back ? AS_PRIO_DEBUG : AS_PRIO_INFO,
 		 "%s (domain %u): load %u%%, vcpus %u -> %u held back: %s",
-		 d->name, d->domid, load, dec->vcpus == d->target ? d->target
-								 : dec->vcpus,
-		 dec->vcpus, why);
+		 d->name, d->domid, load, vcpus, dec->vcpus, why);
 	d->held_back = true;
 	return false;
 }
@@ -1165,7 +1163,7 @@ static void decide(struct domain *d, uint64_t tick_ms, const struct sample *s,
 	}
 	as_decide(&d->set.policy, &d->state, tick_ms, load, s->vcpus, &dec);
 	if (dec.action != AS_STAY && !opt.dry_run &&
-	    !may_change(d, &dec, load)) {
+	    !may_change(d, &dec, load, s->vcpus)) {
 		/* The condition still holds: the change comes when the
 		 * pace allows, without a fresh hold. */
 		d->state = before;
