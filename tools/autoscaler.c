@@ -489,12 +489,32 @@ static struct scale_backend *backend_for(const struct domain *d)
 	return rc ? b : xl_backend;
 }
 
+/*
+ * A change ended at now, ok or not: the pace's cooldown or backoff starts.
+ * After a failure, what it means in words in buf: " (no change for 1.0 s:
+ * 2 failures in a row)".
+ */
+static void pace_ended(struct domain *d, uint64_t now, bool ok, char *buf,
+		       size_t len)
+{
+	uint64_t wait;
+
+	as_pace_ended(&d->set.pace, &d->pace, now, ok);
+	wait = d->pace.quiet_until_ms - now;
+	snprintf(buf, len, " (no change for %llu.%llu s: %u failure%s in a row)",
+		 (unsigned long long)(wait / MS_PER_SEC),
+		 (unsigned long long)(wait % MS_PER_SEC / 100),
+		 d->pace.failures, d->pace.failures == 1 ? "" : "s");
+}
+
 static void change_done(struct domain *d, int rc, const char *msg)
 {
-	unsigned long long ms = now_ms() - d->change_start_ms;
+	uint64_t now = now_ms();
+	unsigned long long ms = now - d->change_start_ms;
+	char backoff[REASON_LEN];
 
 	d->changing = false;
-	as_pace_ended(&d->set.pace, &d->pace, now_ms(), !rc);
+	pace_ended(d, now, !rc, backoff, sizeof(backoff));
 	if (!rc) {
 		log_line(AS_PRIO_INFO,
 			 "%s (domain %u): %s: vcpus %u done in %llu ms",
@@ -508,9 +528,9 @@ static void change_done(struct domain *d, int rc, const char *msg)
 		change_timeouts++;
 	}
 	log_line(AS_PRIO_WARNING,
-		 "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms",
+		 "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms%s",
 		 d->name, d->domid, d->backend->name, d->target,
-		 msg && *msg ? msg : strerror(-rc), ms);
+		 msg && *msg ? msg : strerror(-rc), ms, backoff);
 }
 
 /*
@@ -547,13 +567,16 @@ static void start_change(struct domain *d, unsigned int n)
 		fflush(csv);
 	rc = d->backend->set_vcpus(d->backend, &dom, n, &done);
 	if (rc) {
+		char backoff[REASON_LEN];
+
 		d->changing = false;
 		d->failures++;
 		change_failures++;
-		as_pace_ended(&d->set.pace, &d->pace, now_ms(), false);
+		pace_ended(d, now_ms(), false, backoff, sizeof(backoff));
 		log_line(AS_PRIO_WARNING,
-			 "%s (domain %u): %s: cannot set %u vcpus: %s", d->name,
-			 d->domid, d->backend->name, n, strerror(-rc));
+			 "%s (domain %u): %s: cannot set %u vcpus: %s%s",
+			 d->name, d->domid, d->backend->name, n, strerror(-rc),
+			 backoff);
 	} else if (done || !d->backend->poll) {
 		change_done(d, 0, NULL);
 	}
