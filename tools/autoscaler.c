@@ -1684,8 +1684,9 @@ static void open_backends(void)
 	{
 		char err[REASON_LEN] = "";
 
-		libvirt_backend = scale_backend_libvirt_open(opt.libvirt_uri,
-							     err, sizeof(err));
+		libvirt_backend = scale_backend_libvirt_open(
+			opt.libvirt_uri, opt.change_timeout_ms, err,
+			sizeof(err));
 		if (!libvirt_backend) {
 			error("libvirt %s: %s", opt.libvirt_uri, err);
 			exit(EXIT_RUNTIME);

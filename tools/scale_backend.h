@@ -47,8 +47,10 @@ struct scale_backend *scale_backend_xl_open(const char *xl, bool ignore_host,
 /* Provided by tools/backend_libvirt.c (built only with libvirt-dev):
  * connect to uri ("xen:///system" or remote), NULL with a message in err.
  * Domains are looked up by UUID (by domid when it is not known), and the
- * domain found must have the domid asked for. */
-struct scale_backend *scale_backend_libvirt_open(const char *uri, char *err,
+ * domain found must have the domid asked for.  A libvirt call that takes
+ * longer than timeout_ms fails with -ETIMEDOUT (and is abandoned). */
+struct scale_backend *scale_backend_libvirt_open(const char *uri,
+						 uint64_t timeout_ms, char *err,
 						 size_t errlen);
 
 #endif /* SMPALT_SCALE_BACKEND_H */

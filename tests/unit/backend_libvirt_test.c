@@ -3,7 +3,7 @@
  * Host tests of the autoscaler's libvirt backend (tools/backend_libvirt.c)
  * against libvirt's own in-library test driver (test:///default: a running
  * domain "test", id 1, 2 vCPUs live, at most 2), no libvirtd needed: open
- * and its errors, which domains the backend manages (by UUID or domid,
+ * and its errors (a libvirtd that never answers included), which domains the backend manages (by UUID or domid,
  * never by name, the domid always checked), live vCPU changes as
  * libvirt itself then reports them, and the refusals with libvirt's own
  * message.  The real libxl driver is exercised under Xen by the
@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -30,6 +32,8 @@
 #define TEST_DOMID 1
 #define TEST_MAX_VCPUS 2
 #define NO_DOMID 999
+#define TIMEOUT_MS 30000
+#define HUNG_TIMEOUT_MS 300
 #define XS_DOMID 3 /* a domain of xenstore's that libvirt does not know */
 #define OTHER_UUID "11111111-2222-4333-8444-555555555555"
 #define ERR_LEN 256
@@ -78,7 +82,7 @@ static int setup(void **state)
 {
 	char err[ERR_LEN] = "";
 	struct scale_backend *b =
-		scale_backend_libvirt_open(TEST_URI, err, sizeof(err));
+		scale_backend_libvirt_open(TEST_URI, TIMEOUT_MS, err, sizeof(err));
 
 	if (!b) {
 		fprintf(stderr, "cannot open %s: %s\n", TEST_URI, err);
@@ -132,11 +136,40 @@ static void open_names_a_uri_no_driver_handles(void **state)
 	struct scale_backend *b;
 
 	(void)state;
-	b = scale_backend_libvirt_open("nosuchdriver:///system", err,
-				       sizeof(err));
+	b = scale_backend_libvirt_open("nosuchdriver:///system", TIMEOUT_MS,
+				       err, sizeof(err));
 	assert_null(b);
 	assert_non_null(
 		strstr(err, "cannot connect to nosuchdriver:///system"));
+}
+
+/*
+ * A libvirtd that accepts the connection and never answers: the backend
+ * gives up after its timeout with a message saying so, instead of hanging.
+ */
+static void open_gives_up_on_a_libvirtd_that_never_answers(void **state)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char dir[] = "/tmp/smpalt-lv-XXXXXX", uri[ERR_LEN], err[ERR_LEN] = "";
+	struct scale_backend *b;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock", dir);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(fd, 1), 0); /* accepted by the kernel, then
+					     * nothing is ever read */
+	snprintf(uri, sizeof(uri), "test+unix:///default?socket=%s",
+		 sa.sun_path);
+	b = scale_backend_libvirt_open(uri, HUNG_TIMEOUT_MS, err, sizeof(err));
+	assert_null(b);
+	assert_non_null(strstr(err, "no answer within the timeout"));
+	close(fd);
+	unlink(sa.sun_path);
+	rmdir(dir);
 }
 
 static void backend_is_named_libvirt(void **state)
@@ -283,6 +316,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(open_names_a_uri_no_driver_handles),
+		cmocka_unit_test(
+			open_gives_up_on_a_libvirtd_that_never_answers),
 		cmocka_unit_test_setup_teardown(backend_is_named_libvirt, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(
