@@ -224,13 +224,15 @@ int as_pace_config_check(const struct as_pace_config *cfg, char *err,
 			 size_t len)
 {
 	if (cfg->rate_max > AS_RATE_MAX) {
-		snprintf(err, len, "rate limit of %u changes is not within 0..%u",
+		snprintf(err, len,
+			 "rate limit of %u changes is not within 0..%u",
 			 cfg->rate_max, AS_RATE_MAX);
 		return -EINVAL;
 	}
 	if (cfg->rate_max && !cfg->rate_window_ms) {
-		snprintf(err, len, "a rate limit of %u changes needs a window "
-				   "longer than 0 s",
+		snprintf(err, len,
+			 "a rate limit of %u changes needs a window "
+			 "longer than 0 s",
 			 cfg->rate_max);
 		return -EINVAL;
 	}
@@ -253,9 +255,9 @@ enum as_pace_verdict as_pace_check(const struct as_pace_config *cfg,
 	}
 	if (cfg->rate_max && p->count >= cfg->rate_max) {
 		/* The rate_max-th latest start opens the window. */
-		uint64_t oldest = p->started_ms[(p->next + AS_RATE_MAX -
-						 cfg->rate_max) %
-						AS_RATE_MAX];
+		uint64_t oldest =
+			p->started_ms[(p->next + AS_RATE_MAX - cfg->rate_max) %
+				      AS_RATE_MAX];
 
 		if (now_ms >= oldest && now_ms - oldest < cfg->rate_window_ms) {
 			*wait_ms = oldest + cfg->rate_window_ms - now_ms;

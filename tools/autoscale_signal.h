@@ -43,7 +43,6 @@ enum as_source {
 	AS_SOURCE_NONE,		/* nothing usable: no decision */
 	AS_SOURCE_GUEST,	/* the guest's claim, as is */
 	AS_SOURCE_GUEST_CAPPED, /* the guest's claim, cut by the clamp */
-	/* (the clamp to maxvcpus, or Xen's bound) */
 	AS_SOURCE_XEN,		/* Xen's CPU accounting */
 };
 

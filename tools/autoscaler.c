@@ -501,7 +501,8 @@ static void pace_ended(struct domain *d, uint64_t now, bool ok, char *buf,
 
 	as_pace_ended(&d->set.pace, &d->pace, now, ok);
 	wait = d->pace.quiet_until_ms - now;
-	snprintf(buf, len, " (no change for %llu.%llu s: %u failure%s in a row)",
+	snprintf(buf, len,
+		 " (no change for %llu.%llu s: %u failure%s in a row)",
 		 (unsigned long long)(wait / MS_PER_SEC),
 		 (unsigned long long)(wait % MS_PER_SEC / 100),
 		 d->pace.failures, d->pace.failures == 1 ? "" : "s");
@@ -572,6 +573,10 @@ static void start_change(struct domain *d, unsigned int n)
 		d->changing = false;
 		d->failures++;
 		change_failures++;
+		if (rc == -ETIMEDOUT) {
+			d->timeouts++;
+			change_timeouts++;
+		}
 		pace_ended(d, now_ms(), false, backoff, sizeof(backoff));
 		log_line(AS_PRIO_WARNING,
 			 "%s (domain %u): %s: cannot set %u vcpus: %s%s",
@@ -611,10 +616,12 @@ static bool test_cpu_ns(const struct domain *d, uint64_t wall, uint64_t *cpu)
 	buf[strcspn(buf, "\n")] = '\0';
 	if (!parse_uint(buf, 0, UINT32_MAX, &pct))
 		return false;
-	*cpu = d->has_cpu ? d->cpu_ns + (unsigned long long)(
-					     (unsigned __int128)pct *
-					     (wall - d->cpu_wall_ns) / AS_PERCENT)
-			  : 0;
+	*cpu = d->has_cpu
+		       ? d->cpu_ns +
+				 (unsigned long long)((unsigned __int128)pct *
+						      (wall - d->cpu_wall_ns) /
+						      AS_PERCENT)
+		       : 0;
 	return true;
 }
 
@@ -667,10 +674,9 @@ static void read_xen_load(bool sample)
 		d->sample.xen_first = !d->has_cpu;
 		if (sample && d->has_cpu && cpu >= d->cpu_ns &&
 		    wall > d->cpu_wall_ns)
-			d->sample.has_xen =
-				as_cpu_load(cpu - d->cpu_ns,
-					    wall - d->cpu_wall_ns,
-					    &d->sample.xen);
+			d->sample.has_xen = as_cpu_load(cpu - d->cpu_ns,
+							wall - d->cpu_wall_ns,
+							&d->sample.xen);
 		d->has_cpu = true;
 		d->cpu_ns = cpu;
 		d->cpu_wall_ns = wall;
@@ -826,7 +832,8 @@ static int adopt_domain(unsigned int domid, char *name)
 		 "watching %s (domain %u): vcpus %u..%u, high %u%%, low %u%%, "
 		 "hold up %llu ms, down %llu ms, period %llu ms, signal %s, "
 		 "via %s%s%s%s",
-		 d->name, d->domid, cfg->min_vcpus, cfg->max_vcpus, cfg->high_pct, cfg->low_pct,
+		 d->name, d->domid, cfg->min_vcpus, cfg->max_vcpus,
+		 cfg->high_pct, cfg->low_pct,
 		 (unsigned long long)cfg->hold_up_ms,
 		 (unsigned long long)cfg->hold_down_ms,
 		 (unsigned long long)opt.period_ms, as_signal_name(opt.signal),
@@ -918,8 +925,8 @@ static unsigned int scan_domains(void)
 		selected++;
 		rc = adopt_domain((unsigned int)id, name);
 		if (rc == -EAGAIN) {
-			log_line(AS_PRIO_DEBUG,
-				 "domain %llu: no cpu/ keys yet", id);
+			log_line(AS_PRIO_DEBUG, "domain %llu: no cpu/ keys yet",
+				 id);
 			rescan = true;
 		} else if (rc) {
 			log_line(AS_PRIO_WARNING,
@@ -1467,8 +1474,9 @@ static void print_help(void)
 	       DEFAULT_COOLDOWN_MS % MS_PER_SEC, DEFAULT_RATE_MAX,
 	       DEFAULT_RATE_WINDOW_MS / MS_PER_SEC,
 	       DEFAULT_BACKOFF_MAX_MS / MS_PER_SEC,
-	       DEFAULT_CHANGE_TIMEOUT_MS / MS_PER_SEC, DEFAULT_XL, EXIT_RUNTIME, EXIT_USAGE,
-	       EXIT_XENSTORE, EXIT_NO_DOMAIN, EXIT_ALL_GONE, EXIT_XENSTAT);
+	       DEFAULT_CHANGE_TIMEOUT_MS / MS_PER_SEC, DEFAULT_XL, EXIT_RUNTIME,
+	       EXIT_USAGE, EXIT_XENSTORE, EXIT_NO_DOMAIN, EXIT_ALL_GONE,
+	       EXIT_XENSTAT);
 }
 
 enum long_only {
@@ -1509,8 +1517,7 @@ static void parse_args(int argc, char **argv)
 		{"rate-max", required_argument, NULL, OPT_RATE_MAX},
 		{"rate-window", required_argument, NULL, OPT_RATE_WINDOW},
 		{"backoff-max", required_argument, NULL, OPT_BACKOFF_MAX},
-		{"change-timeout", required_argument, NULL,
-		 OPT_CHANGE_TIMEOUT},
+		{"change-timeout", required_argument, NULL, OPT_CHANGE_TIMEOUT},
 		{"verbose", no_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 'h'},
@@ -1561,7 +1568,8 @@ static void parse_args(int argc, char **argv)
 				opt_seconds("--period", optarg, PERIOD_MIN_MS);
 			break;
 		case OPT_HOLD:
-			opt.set.policy.hold_up_ms = opt_seconds("--hold", optarg, 0);
+			opt.set.policy.hold_up_ms =
+				opt_seconds("--hold", optarg, 0);
 			opt.set.policy.hold_down_ms = opt.set.policy.hold_up_ms;
 			break;
 		case OPT_HOLD_UP:
@@ -1618,8 +1626,8 @@ static void parse_args(int argc, char **argv)
 				opt_seconds("--cooldown", optarg, 0);
 			break;
 		case OPT_RATE_MAX:
-			opt.set.pace.rate_max = opt_uint("--rate-max", optarg,
-							 0, AS_RATE_MAX);
+			opt.set.pace.rate_max =
+				opt_uint("--rate-max", optarg, 0, AS_RATE_MAX);
 			break;
 		case OPT_RATE_WINDOW:
 			opt.set.pace.rate_window_ms =

@@ -76,7 +76,7 @@ struct libvirt_backend {
 	struct libvirt_api api;
 	virConnectPtr conn; /* NULL after a failed reconnect */
 	char *uri;
-	uint64_t timeout_ms;	   /* the longest a libvirt call may take */
+	uint64_t timeout_ms;	/* the longest a libvirt call may take */
 	unsigned int abandoned; /* calls left running in libvirt's code */
 };
 
@@ -185,10 +185,10 @@ struct lv_job {
 	char uuid[VIR_UUID_STRING_BUFLEN]; /* "" : by domid */
 	unsigned int domid, n;
 	/* Out. */
-	int rc;		     /* 0, or the -errno of libvirt's error */
-	bool other_id;	     /* found, under another domid (-ENOENT) */
+	int rc;		      /* 0, or the -errno of libvirt's error */
+	bool other_id;	      /* found, under another domid (-ENOENT) */
 	virConnectPtr opened; /* JOB_OPEN */
-	char msg[MSG_LEN];   /* libvirt's message when rc */
+	char msg[MSG_LEN];    /* libvirt's message when rc */
 };
 
 /* The -errno that stands for libvirt's error code. */
@@ -285,8 +285,8 @@ static void *job_thread(void *arg)
 }
 
 /* A new job for lv, holding its own reference to conn (if any). */
-static struct lv_job *job_new(struct libvirt_backend *lv,
-			      enum lv_job_kind kind, virConnectPtr conn)
+static struct lv_job *job_new(struct libvirt_backend *lv, enum lv_job_kind kind,
+			      virConnectPtr conn)
 {
 	struct lv_job *job = calloc(1, sizeof(*job));
 	pthread_condattr_t ca;

@@ -77,7 +77,7 @@ static void target_is_ceil_of_load_over_high(void **state)
 	assert_int_equal(as_target(&cfg, 241), 4);
 	assert_int_equal(as_target(&cfg, 80), 1);
 	assert_int_equal(as_target(&cfg, 81), 2);
-	assert_int_equal(as_target(&cfg, 0), 1); /* never below min */
+	assert_int_equal(as_target(&cfg, 0), 1);       /* never below min */
 	assert_int_equal(as_target(&cfg, 10000), 125); /* ceil(10000/80) */
 	assert_int_equal(as_target(&cfg, UINT32_MAX), AS_VCPUS_MAX);
 }
@@ -593,13 +593,11 @@ static void pace_check_refuses_bad_settings(void **state)
 	(void)state;
 	assert_int_equal(as_pace_config_check(&cfg, err, sizeof(err)), 0);
 	cfg.rate_max = AS_RATE_MAX + 1;
-	assert_int_equal(as_pace_config_check(&cfg, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(as_pace_config_check(&cfg, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "rate limit of 65 changes"));
 	cfg.rate_max = 2;
 	cfg.rate_window_ms = 0;
-	assert_int_equal(as_pace_config_check(&cfg, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(as_pace_config_check(&cfg, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "needs a window"));
 	assert_string_equal(as_pace_name(AS_PACE_RATE), "rate-limit");
 	assert_string_equal(as_pace_name(AS_PACE_BACKOFF), "backoff");

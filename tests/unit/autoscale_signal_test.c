@@ -189,7 +189,7 @@ static void claim_keeps_the_count_when_xen_sees_it_in_band(void **state)
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, HIGH); /* ceil(80/80) = 1: stays */
-	in.xen = HIGH; /* at high exactly: still in the band */
+	in.xen = HIGH;		      /* at high exactly: still in the band */
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, HIGH);

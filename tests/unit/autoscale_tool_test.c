@@ -1189,8 +1189,8 @@ static void inflated_claim_does_not_grow_an_idle_guest(void **state)
 	add_guest(GUEST_DOMID, "guest", NULL);
 	set_claim(GUEST_DOMID, "400");
 	set_xen(GUEST_DOMID, 45);
-	pid = start_autoscaler(FAST_ARGS, "--duration", "1", "--csv",
-			       csv_path, "guest", NULL);
+	pid = start_autoscaler(FAST_ARGS, "--duration", "1", "--csv", csv_path,
+			       "guest", NULL);
 	assert_int_equal(wait_exit_bounded(pid), 0);
 	assert_int_equal(count_lines(xl_log), 0);
 	expect_in_file(out_path, "data/smpalt/load 400% capped (maxvcpus 4, "
@@ -1250,8 +1250,7 @@ static void flapping_and_garbage_claims_change_nothing(void **state)
 		char path[PATH_LEN];
 
 		snprintf(path, sizeof(path),
-			 "/local/domain/%u/data/smpalt/junk%u", GUEST_DOMID,
-			 i);
+			 "/local/domain/%u/data/smpalt/junk%u", GUEST_DOMID, i);
 		store_set(path, "\x1b[31m999");
 	}
 	memset(huge, '9', sizeof(huge) - 1);
@@ -1384,8 +1383,9 @@ static void unreadable_domain_is_skipped_and_retried(void **state)
 		 "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
 	store_fail(load_key, "EACCES");
 	pid = start_autoscaler(FAST_ARGS, "guest", "other", NULL);
-	assert_true(wait_for_text(out_path, "guest (domain 3): cannot read its "
-					    "keys: Permission denied: skipped"));
+	assert_true(wait_for_text(out_path,
+				  "guest (domain 3): cannot read its "
+				  "keys: Permission denied: skipped"));
 	assert_true(wait_for_text(xl_log, "4 4\n"));
 	expect_not_in_file(xl_log, "3 ");
 	store_fail(load_key, "");
@@ -1477,9 +1477,9 @@ static void guest_of_64_vcpus_is_seen_whole(void **state)
 		       "big (domain 3): load 4320%, vcpus 48 -> 48: at-max");
 	assert_int_equal(count_lines(xl_log), 0);
 	set_xen(GUEST_DOMID, BIG_ONLINE * 10); /* 10% of each */
-	assert_int_equal(wait_exit(start_autoscaler("--once", "--dry-run",
-						    "big", NULL)),
-			 0);
+	assert_int_equal(
+		wait_exit(start_autoscaler("--once", "--dry-run", "big", NULL)),
+		0);
 	expect_in_file(out_path, "load 480%, vcpus 48 -> 6: under-low");
 }
 

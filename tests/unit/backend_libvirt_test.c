@@ -3,10 +3,10 @@
  * Host tests of the autoscaler's libvirt backend (tools/backend_libvirt.c)
  * against libvirt's own in-library test driver (test:///default: a running
  * domain "test", id 1, 2 vCPUs live, at most 2), no libvirtd needed: open
- * and its errors (a libvirtd that never answers included), which domains the backend manages (by UUID or domid,
- * never by name, the domid always checked), live vCPU changes as
- * libvirt itself then reports them, and the refusals with libvirt's own
- * message.  The real libxl driver is exercised under Xen by the
+ * and its errors (a libvirtd that never answers included), which domains the
+ * backend manages (by UUID or domid, never by name, the domid always checked),
+ * live vCPU changes as libvirt itself then reports them, and the refusals with
+ * libvirt's own message.  The real libxl driver is exercised under Xen by the
  * autoscale-libvirt scenario (tests/xen/autoscale-libvirt.sh).
  */
 #include <errno.h>
@@ -81,8 +81,8 @@ static void set_live_vcpus(const char *name, unsigned int n)
 static int setup(void **state)
 {
 	char err[ERR_LEN] = "";
-	struct scale_backend *b =
-		scale_backend_libvirt_open(TEST_URI, TIMEOUT_MS, err, sizeof(err));
+	struct scale_backend *b = scale_backend_libvirt_open(
+		TEST_URI, TIMEOUT_MS, err, sizeof(err));
 
 	if (!b) {
 		fprintf(stderr, "cannot open %s: %s\n", TEST_URI, err);
@@ -220,9 +220,9 @@ static void same_name_or_uuid_under_another_domid_is_not_managed(void **state)
 	assert_int_equal(b->manages(b, &same_name), 0);
 	assert_int_equal(b->manages(b, &same_name_uuid), 0);
 	assert_int_equal(b->manages(b, &same_uuid), 0);
-	assert_int_equal(set_vcpus_logged(b, &same_uuid, 1, &done, log,
-					  sizeof(log)),
-			 -ENOENT);
+	assert_int_equal(
+		set_vcpus_logged(b, &same_uuid, 1, &done, log, sizeof(log)),
+		-ENOENT);
 	assert_false(done);
 	assert_int_equal(live_vcpus(TEST_DOM), TEST_MAX_VCPUS); /* untouched */
 	assert_non_null(strstr(log, "has no domain test with id 3 and uuid "));
