@@ -56,6 +56,7 @@
 
 /* The libvirt calls the backend makes, resolved from LIBVIRT_SONAME. */
 struct libvirt_api {
+	__typeof__(virInitialize) *initialize;
 	__typeof__(virConnectOpen) *connect_open;
 	__typeof__(virConnectClose) *connect_close;
 	__typeof__(virConnectIsAlive) *connect_is_alive;
@@ -134,7 +135,9 @@ static bool lv_load(struct libvirt_backend *lv, char *err, size_t errlen)
 			 LIBVIRT_SONAME, dlerror());
 		return false;
 	}
-	return lv_sym(lv->lib, "virConnectOpen", (void **)&a->connect_open, err,
+	return lv_sym(lv->lib, "virInitialize", (void **)&a->initialize, err,
+		      errlen) &&
+	       lv_sym(lv->lib, "virConnectOpen", (void **)&a->connect_open, err,
 		      errlen) &&
 	       lv_sym(lv->lib, "virConnectClose", (void **)&a->connect_close,
 		      err, errlen) &&
@@ -510,6 +513,15 @@ struct scale_backend *scale_backend_libvirt_open(const char *uri,
 	lv->ops.close = lv_close;
 	lv->ops.priv = lv;
 	if (!lv_load(lv, err, errlen)) {
+		lv_close(&lv->ops);
+		return NULL;
+	}
+	/* libvirt (and the GLib under it) set up in this thread, before any
+	 * call runs in another: with libvirt loaded by dlopen(), a first
+	 * call made in a thread of its own crashed in GLib's allocator
+	 * (Debian 12's libvirt 9.0 and GLib 2.74). */
+	if (lv->api.initialize() < 0) {
+		snprintf(err, errlen, "cannot initialise libvirt");
 		lv_close(&lv->ops);
 		return NULL;
 	}

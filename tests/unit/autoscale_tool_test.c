@@ -33,7 +33,8 @@
  * failures, a hung xl killed (and not blocking --duration's exit), a
  * domain whose keys cannot be read skipped while the others are scaled.
  * Identity: whole names (63 'A's do not select a 64-character name), a
- * domid reused by another domain is not the same domain.  No small caps:
+ * domid reused by another domain is not the same domain, libvirt's
+ * domains found by UUID and domid, not by name (libvirt's test driver).  No small caps:
  * 70 domains, a guest of 64 vCPUs with 48 online.
  */
 #include <errno.h>
@@ -84,6 +85,10 @@
 #define MANY_DOMAINS 70
 #define FIRST_MANY_DOMID 10
 #define MANY_KEYS 500
+/* libvirt's test driver: its running domain "test". */
+#define LIBVIRT_DOMID 1
+#define LIBVIRT_MAXVCPUS 2
+#define LIBVIRT_UUID "6695eb01-f6a4-8304-79aa-97f2502e193f"
 /* Exit of a run that never ends: bounded, so that a test fails, not hangs. */
 #define EXIT_WAIT_MS 20000
 /* A stand-in xl this slow spans several sample periods. */
@@ -1439,6 +1444,39 @@ static void reused_domid_is_another_domain(void **state)
 	expect_not_in_file(out_path, "watching stranger");
 }
 
+/*
+ * With --libvirt test:///default (libvirt's in-library test driver, in the
+ * daemon's own process: a running domain "test", id 1, 2 vCPUs): the
+ * domain whose /vm UUID and domid are libvirt's goes through libvirt
+ * whatever its name; xenstore's domain 3 named "test" is not libvirt's
+ * "test" and goes through xl.
+ */
+static void libvirt_domains_are_found_by_uuid_and_domid(void **state)
+{
+	int rc;
+
+	(void)state;
+	add_guest_sized(LIBVIRT_DOMID, "lv-guest", LIBVIRT_MAXVCPUS,
+			LIBVIRT_MAXVCPUS);
+	store_setf("/vm/" LIBVIRT_UUID, "/local/domain/%u/vm", LIBVIRT_DOMID);
+	set_claim(LIBVIRT_DOMID, "10");
+	set_xen(LIBVIRT_DOMID, 10);
+	add_guest(GUEST_DOMID, "test", "250");
+	rc = wait_exit(start_autoscaler("--once", "--libvirt",
+					"test:///default", "lv-guest", "test",
+					NULL));
+	if (rc == EXIT_USAGE)
+		skip(); /* built without the libvirt backend */
+	assert_int_equal(rc, 0);
+	expect_in_file(out_path, "watching lv-guest (domain 1): ");
+	expect_in_file(out_path, "via libvirt, uuid " LIBVIRT_UUID);
+	expect_in_file(out_path, "lv-guest (domain 1): libvirt: vcpus 1 done");
+	expect_in_file(out_path, "watching test (domain 3): ");
+	expect_in_file(out_path, "test (domain 3): xl: vcpus 4 done");
+	expect_in_file(xl_log, "3 4\n");
+	assert_int_equal(count_lines(xl_log), 1);
+}
+
 /* ------------------------------------------------ no small caps */
 
 static void seventy_domains_are_all_followed(void **state)
@@ -1538,6 +1576,8 @@ int main(int argc, char **argv)
 				       setup),
 		cmocka_unit_test_setup(a_name_is_never_cut, setup),
 		cmocka_unit_test_setup(reused_domid_is_another_domain, setup),
+		cmocka_unit_test_setup(
+			libvirt_domains_are_found_by_uuid_and_domid, setup),
 		cmocka_unit_test_setup(seventy_domains_are_all_followed, setup),
 		cmocka_unit_test_setup(guest_of_64_vcpus_is_seen_whole, setup),
 	};
