@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #define MS_PER_SEC 1000
 /* Milliseconds in a tenth of a second, for "3.0 s" in messages. */
@@ -215,4 +216,103 @@ int as_describe(const struct as_config *cfg, unsigned int load,
 				plural(vcpus), cfg->max_vcpus);
 	}
 	return snprintf(buf, len, "unknown reason %d", (int)d->reason);
+}
+
+/* ----------------------------------------------------------------- pace */
+
+int as_pace_config_check(const struct as_pace_config *cfg, char *err,
+			 size_t len)
+{
+	if (cfg->rate_max > AS_RATE_MAX) {
+		snprintf(err, len,
+			 "rate limit of %u changes is not within 0..%u",
+			 cfg->rate_max, AS_RATE_MAX);
+		return -EINVAL;
+	}
+	if (cfg->rate_max && !cfg->rate_window_ms) {
+		snprintf(err, len,
+			 "a rate limit of %u changes needs a window "
+			 "longer than 0 s",
+			 cfg->rate_max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void as_pace_init(struct as_pace *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+enum as_pace_verdict as_pace_check(const struct as_pace_config *cfg,
+				   const struct as_pace *p, uint64_t now_ms,
+				   uint64_t *wait_ms)
+{
+	*wait_ms = 0;
+	if (p->quiet && now_ms < p->quiet_until_ms) {
+		*wait_ms = p->quiet_until_ms - now_ms;
+		return p->failures ? AS_PACE_BACKOFF : AS_PACE_COOLDOWN;
+	}
+	if (cfg->rate_max && p->count >= cfg->rate_max) {
+		/* The rate_max-th latest start opens the window. */
+		uint64_t oldest =
+			p->started_ms[(p->next + AS_RATE_MAX - cfg->rate_max) %
+				      AS_RATE_MAX];
+
+		if (now_ms >= oldest && now_ms - oldest < cfg->rate_window_ms) {
+			*wait_ms = oldest + cfg->rate_window_ms - now_ms;
+			return AS_PACE_RATE;
+		}
+	}
+	return AS_PACE_GO;
+}
+
+void as_pace_started(struct as_pace *p, uint64_t now_ms)
+{
+	p->started_ms[p->next] = now_ms;
+	p->next = (p->next + 1) % AS_RATE_MAX;
+	if (p->count < AS_RATE_MAX)
+		p->count++;
+}
+
+/* cooldown x 2^failures, at most backoff_max (and no overflow). */
+static uint64_t backoff_ms(const struct as_pace_config *cfg,
+			   unsigned int failures)
+{
+	uint64_t ms = cfg->cooldown_ms;
+	unsigned int i;
+
+	for (i = 0; i < failures && ms && ms < cfg->backoff_max_ms; i++)
+		ms *= 2;
+	if (failures && ms > cfg->backoff_max_ms)
+		return cfg->backoff_max_ms > cfg->cooldown_ms
+			       ? cfg->backoff_max_ms
+			       : cfg->cooldown_ms;
+	return ms;
+}
+
+void as_pace_ended(const struct as_pace_config *cfg, struct as_pace *p,
+		   uint64_t now_ms, bool ok)
+{
+	if (ok)
+		p->failures = 0;
+	else if (p->failures < UINT32_MAX)
+		p->failures++;
+	p->quiet = true;
+	p->quiet_until_ms = now_ms + backoff_ms(cfg, p->failures);
+}
+
+const char *as_pace_name(enum as_pace_verdict v)
+{
+	switch (v) {
+	case AS_PACE_GO:
+		return "";
+	case AS_PACE_COOLDOWN:
+		return "cooldown";
+	case AS_PACE_RATE:
+		return "rate-limit";
+	case AS_PACE_BACKOFF:
+		return "backoff";
+	}
+	return "unknown";
 }

@@ -29,8 +29,12 @@
 #define AS_PERCENT 100
 /* Largest accepted threshold: 100% of a vCPU is all of it. */
 #define AS_THRESHOLD_MAX AS_PERCENT
-/* The guest handles up to 32 vCPUs (docs/xenstore.md). */
-#define AS_VCPUS_MAX 32
+/*
+ * Most vCPUs Xen gives a guest: MAX_VIRT_CPUS of Xen's x86 build for a PV
+ * guest (an HVM guest stops at HVM_MAX_VCPUS, 128).  Each domain is held
+ * to its own maxvcpus besides.
+ */
+#define AS_VCPUS_MAX 8192
 
 struct as_config {
 	unsigned int high_pct;	/* scale up above this utilisation */
@@ -93,6 +97,55 @@ unsigned int as_target(const struct as_config *cfg, unsigned int load);
 void as_decide(const struct as_config *cfg, struct as_state *st,
 	       uint64_t now_ms, unsigned int load, unsigned int vcpus,
 	       struct as_decision *d);
+
+/*
+ * The pace of changes to one domain, apart from what the load asks for:
+ * after a change ends, none for cooldown_ms; at most rate_max changes
+ * started in any rate_window_ms; after k failed changes in a row, none
+ * for cooldown_ms x 2^k (at most backoff_max_ms) after the last one
+ * ended.  A success ends the backoff.
+ */
+#define AS_RATE_MAX 64 /* largest rate_max: the changes remembered */
+
+struct as_pace_config {
+	uint64_t cooldown_ms;	 /* quiet time after a change */
+	unsigned int rate_max;	 /* changes per window (0: no limit) */
+	uint64_t rate_window_ms; /* the window */
+	uint64_t backoff_max_ms; /* longest wait after failures */
+};
+
+/* Per-domain memory of the changes made. */
+struct as_pace {
+	uint64_t started_ms[AS_RATE_MAX]; /* ring of the last starts */
+	unsigned int count;		  /* entries in it (<= AS_RATE_MAX) */
+	unsigned int next;		  /* where the next start goes */
+	unsigned int failures;		  /* failed changes in a row */
+	bool quiet;			  /* no change before quiet_until_ms */
+	uint64_t quiet_until_ms;
+};
+
+enum as_pace_verdict {
+	AS_PACE_GO,	  /* a change may start now */
+	AS_PACE_COOLDOWN, /* within the cooldown after the last change */
+	AS_PACE_RATE,	  /* rate_max changes within the window already */
+	AS_PACE_BACKOFF,  /* backing off after failed changes */
+};
+
+/* 0, or -EINVAL with a message naming the offending setting in err. */
+int as_pace_config_check(const struct as_pace_config *cfg, char *err,
+			 size_t len);
+void as_pace_init(struct as_pace *p);
+/* May a change start at now_ms?  If not, *wait_ms says for how long not. */
+enum as_pace_verdict as_pace_check(const struct as_pace_config *cfg,
+				   const struct as_pace *p, uint64_t now_ms,
+				   uint64_t *wait_ms);
+/* A change started at now_ms (it counts toward the rate limit). */
+void as_pace_started(struct as_pace *p, uint64_t now_ms);
+/* The change ended at now_ms, ok or not: the cooldown or backoff starts. */
+void as_pace_ended(const struct as_pace_config *cfg, struct as_pace *p,
+		   uint64_t now_ms, bool ok);
+/* "cooldown", "rate-limit", "backoff" ("" for AS_PACE_GO). */
+const char *as_pace_name(enum as_pace_verdict v);
 
 /* Short name of a reason ("over-high", ...), for logs and CSVs. */
 const char *as_reason_name(enum as_reason reason);

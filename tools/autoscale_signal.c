@@ -27,12 +27,31 @@ bool as_cpu_load(uint64_t cpu_ns_delta, uint64_t wall_ns_delta,
 	return true;
 }
 
+/*
+ * The most of a claim that Xen's figure lets stand, in percent of one vCPU
+ * (n vCPUs now): busy by Xen's account (above n x high), the claim says how
+ * far up, within most; in the band, no further than n x high (the count
+ * stays); idle (under n x low), no higher than Xen's own figure, unless
+ * the claim is already under n x low (it scales down on its own).
+ */
+static uint64_t xen_bound(const struct as_signal_input *in, uint64_t claim,
+			  uint64_t most)
+{
+	uint64_t low = (uint64_t)in->vcpus * in->low_pct;
+	uint64_t high = (uint64_t)in->vcpus * in->high_pct;
+
+	if (in->xen > high)
+		return most;
+	if (in->xen >= low)
+		return high;
+	return claim < low ? claim : in->xen;
+}
+
 /* The guest's claim clamped to its maxvcpus, then bounded by Xen's. */
 static enum as_source guest_load(const struct as_signal_input *in,
 				 unsigned int *load)
 {
 	uint64_t most = (uint64_t)in->maxvcpus * AS_PERCENT;
-	uint64_t keep = (uint64_t)in->vcpus * in->high_pct;
 	enum as_source src = AS_SOURCE_GUEST;
 	uint64_t v = in->guest;
 
@@ -40,11 +59,8 @@ static enum as_source guest_load(const struct as_signal_input *in,
 		v = most;
 		src = AS_SOURCE_GUEST_CAPPED;
 	}
-	/* Idle by Xen's account (under low% of each vCPU it has): no claim
-	 * may take it above its count; vcpus * high keeps the count. */
-	if (in->has_xen &&
-	    (uint64_t)in->xen < (uint64_t)in->vcpus * in->low_pct && v > keep) {
-		v = keep;
+	if (in->has_xen && v > xen_bound(in, v, most)) {
+		v = xen_bound(in, v, most);
 		src = AS_SOURCE_GUEST_CAPPED;
 	}
 	*load = (unsigned int)v;
@@ -66,10 +82,11 @@ enum as_source as_signal_choose(enum as_signal signal,
 		*load = in->xen;
 		return AS_SOURCE_XEN;
 	case AS_SIGNAL_AUTO:
-		if (in->has_guest)
-			return guest_load(in, load);
+		/* Never the claim alone: Xen's figure bounds it. */
 		if (!in->has_xen)
 			return AS_SOURCE_NONE;
+		if (in->has_guest)
+			return guest_load(in, load);
 		*load = in->xen;
 		return AS_SOURCE_XEN;
 	}

@@ -9,12 +9,18 @@
  *
  *   xen load = 100 * (CPU time delta of all vCPUs) / (wall time delta)
  *
- * The clamp: a guest's claim never exceeds 100% x maxvcpus; and when Xen's
- * figure is known and shows the vCPUs the guest has under the low
- * threshold (idle by the hypervisor's account), a claim that would scale
- * up is cut to vcpus x high (the count stays).  A guest can thus always
- * give its vCPUs back, but needs more only while Xen sees it use the ones
- * it has.
+ * The clamp: a guest's claim never exceeds 100% x maxvcpus, and Xen's
+ * figure bounds it both ways (n = the vCPUs the domain has now):
+ *
+ *   Xen's figure             the claim is cut to     so that
+ *   < n x low  (idle)        Xen's figure            it is scaled down
+ *   <= n x high (in band)    n x high                the count stays
+ *   > n x high (busy)        (not cut)               the claim sets how far up
+ *
+ * A guest can thus always give its vCPUs back (a claim below the bound
+ * stands), gets more only while Xen sees it use close to all it has, and
+ * loses them when Xen sees it idle, whatever it claims.  Under auto a claim
+ * is never used without Xen's figure: no Xen figure, no decision.
  */
 #ifndef SMPALT_AUTOSCALE_SIGNAL_H
 #define SMPALT_AUTOSCALE_SIGNAL_H
@@ -26,7 +32,8 @@
 
 /* Which load figure the autoscaler decides on (--signal). */
 enum as_signal {
-	AS_SIGNAL_AUTO,	 /* the guest's, bounded by Xen's; else Xen's */
+	AS_SIGNAL_AUTO,	 /* the guest's, bounded by Xen's; else Xen's;
+			  * nothing without Xen's */
 	AS_SIGNAL_GUEST, /* data/smpalt/load only */
 	AS_SIGNAL_XEN,	 /* Xen's CPU accounting only */
 };

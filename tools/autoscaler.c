@@ -15,8 +15,10 @@
  * one line with its reason; each sample of each domain is one CSV row
  * (autoscale_format.h).  See docs/autoscaler.md.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -49,7 +51,7 @@
 #define EXIT_XENSTORE 3	 /* xenstore unreachable or failing */
 #define EXIT_NO_DOMAIN 4 /* --once: a DOMAIN selects no domain */
 #define EXIT_ALL_GONE 5	 /* --once: every domain went during the sample */
-#define EXIT_XENSTAT 6	 /* --signal xen without Xen's CPU accounting */
+#define EXIT_XENSTAT 6	 /* --signal xen or auto without Xen's CPU time */
 
 /* Defaults (see --help). */
 #define DEFAULT_HIGH_PCT 80
@@ -58,8 +60,23 @@
 #define DEFAULT_HOLD_MS 3000
 #define DEFAULT_MIN_VCPUS 1
 #define DEFAULT_XL "xl"
+/* The pace of changes to one domain (autoscale_policy.h, as_pace). */
+#define DEFAULT_COOLDOWN_MS 5000
+#define DEFAULT_RATE_MAX 12
+#define DEFAULT_RATE_WINDOW_MS (10 * 60 * 1000)
+#define DEFAULT_BACKOFF_MAX_MS (5 * 60 * 1000)
+/* A backend call (xl vcpu-set) running longer is killed. */
+#define DEFAULT_CHANGE_TIMEOUT_MS 30000
+/* At exit, changes under way get this long before they are killed. */
+#define EXIT_GRACE_MS 2000
 
-#define MAX_DOMAINS 64
+/*
+ * Tests only: a directory where the file named after a domid holds the
+ * percent of one vCPU that Xen is to be taken to see that domain use
+ * (tests/unit/autoscale_tool_test.c has no Xen).  It replaces libxenstat.
+ */
+#define ENV_TEST_XEN_LOAD "SMPALT_AUTOSCALER_TEST_XEN_LOAD"
+
 #define PERIOD_MIN_MS 10
 /* Longest accepted time option: a day. */
 #define SECONDS_MAX (24 * 60 * 60)
@@ -68,8 +85,11 @@
 #define NS_PER_SEC 1000000000ULL
 #define NUM_MAX 32 /* a decimal number as text */
 #define PATH_LEN 128
-#define NAME_LEN 64
 #define MODE_LEN 16
+#define KEY_LEN 48 /* a key under a domain's home, e.g. cpu/N/availability */
+/* The domain's /vm/<uuid> path (the toolstack's "vm" key) and its UUID. */
+#define VM_PREFIX "/vm/"
+#define UUID_LEN 36
 #define REASON_LEN 256
 #define LINE_LEN 1024
 
@@ -89,10 +109,21 @@ enum log_priority_when {
 	PRIO_NEVER,
 };
 
+/*
+ * What may differ from one domain to the next: the policy's thresholds,
+ * holds and vCPU range, and the pace of its changes.  Every decision about
+ * a domain reads its own copy (struct domain's set), never the options.
+ */
+struct domain_settings {
+	struct as_config policy; /* max_vcpus 0: the domain's maxvcpus */
+	struct as_pace_config pace;
+};
+
 struct options {
-	struct as_config cfg; /* max_vcpus 0: each domain's maxvcpus */
+	struct domain_settings set; /* every domain's, unless overridden */
 	uint64_t period_ms;
 	uint64_t duration_ms; /* 0: until SIGINT/SIGTERM */
+	uint64_t change_timeout_ms;
 	const char *csv_path;
 	const char *xl;
 	const char *libvirt_uri;
@@ -107,17 +138,35 @@ struct options {
 	bool verbose;
 };
 
+struct sample {
+	bool has_guest, has_online, has_tput, has_xen;
+	bool xen_first; /* Xen's first reading of it: a figure comes next */
+	unsigned int guest, vcpus, online, xen;
+	unsigned long long tput;
+	char mode[MODE_LEN];
+};
+
+/* A domain followed: known by its domid and, when the toolstack wrote
+ * one, the UUID of its /vm path (a domid reused by another domain is
+ * another domain). */
 struct domain {
-	bool used;   /* slot taken */
+	bool used;   /* false: dropped, freed at the next compact_domains() */
 	bool active; /* scaled (else refused: a bad configuration) */
-	char name[NAME_LEN];
+	bool seen;   /* found by the running scan_domains() */
+	char *name;  /* the toolstack's, whole */
+	char *vm;    /* "/vm/<uuid>", or NULL when there is none */
+	char uuid[UUID_LEN + 1]; /* "" when not known */
 	unsigned int domid;
 	unsigned int maxvcpus;
-	struct as_config cfg;
+	struct domain_settings set; /* thresholds, range, pace: its own */
 	struct as_state state;
+	struct as_pace pace;
+	/* NULL while libvirt cannot say whether it manages the domain. */
 	struct scale_backend *backend;
 	enum as_source last_source; /* to log when it changes */
 	bool source_logged;
+	bool read_failing; /* the last round could not read its keys */
+	bool held_back;	   /* a change is held back by the pace (logged) */
 	/* A change under way. */
 	bool changing;
 	unsigned int target;
@@ -125,13 +174,9 @@ struct domain {
 	/* Xen's last CPU time reading. */
 	bool has_cpu;
 	uint64_t cpu_ns, cpu_wall_ns;
-};
-
-struct sample {
-	bool has_guest, has_online, has_tput, has_xen;
-	unsigned int guest, vcpus, online, xen;
-	unsigned long long tput;
-	char mode[MODE_LEN];
+	struct sample sample; /* this round's */
+	/* Counts, for the summary (and metrics). */
+	unsigned long long changes, failures, timeouts, held, read_errors;
 };
 
 static struct xs_handle *xsh;
@@ -139,11 +184,16 @@ static xenstat_handle *xstat;
 /* The host's physical CPUs (libxenstat), 0 if not known. */
 static unsigned int host_cpus;
 static struct scale_backend *xl_backend, *libvirt_backend;
-static struct domain domains[MAX_DOMAINS];
+/* Tests only: where Xen's figure comes from instead (ENV_TEST_XEN_LOAD). */
+static const char *test_xen_dir;
+/* The domains followed: any number. */
+static struct domain **domains;
+static size_t ndomains, domains_cap;
 static struct options opt;
 static FILE *csv;
 static uint64_t start_ms;
-static unsigned long long csv_rows, changes, change_failures;
+static unsigned long long csv_rows, changes, change_failures, change_timeouts,
+	changes_held, read_errors;
 static bool syslog_prefix;
 /* A watch fired, or a domain was not ready: look at /local/domain again. */
 static bool rescan;
@@ -286,6 +336,22 @@ static int xs_get(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* A domain's key, whole, in a malloc'd string (*out; free it).  0, or
+ * -errno (-ENOENT: absent). */
+static int xs_get_whole(unsigned int domid, const char *key, char **out)
+{
+	char path[PATH_LEN];
+	unsigned int n;
+	char *v;
+
+	snprintf(path, sizeof(path), DOMAIN_ROOT "/%u/%s", domid, key);
+	v = xs_read(xsh, XBT_NULL, path, &n);
+	if (!v)
+		return errno ? -errno : -EIO;
+	*out = v; /* libxenstore NUL-terminates what it reads */
+	return 0;
+}
+
 static int xs_get_domid(unsigned int domid, const char *key, char *buf,
 			size_t len)
 {
@@ -339,7 +405,7 @@ static int count_maxvcpus(unsigned int domid)
 /* vCPUs set online by the toolstack: cpu/<i>/availability = online. */
 static int count_available(const struct domain *d)
 {
-	char key[PATH_LEN], v[NUM_MAX];
+	char key[KEY_LEN], v[NUM_MAX];
 	unsigned int i, count = 0;
 
 	for (i = 0; i < d->maxvcpus; i++) {
@@ -357,68 +423,165 @@ static int count_available(const struct domain *d)
 	return (int)count;
 }
 
+/*
+ * The domain's "vm" key, "/vm/<uuid>", written by the toolstack (the guest
+ * cannot): *vm malloc'd, or NULL when there is none.  0 or -errno.
+ */
+static int read_vm(unsigned int domid, char **vm)
+{
+	int rc = xs_get_whole(domid, "vm", vm);
+
+	if (rc == -ENOENT) {
+		*vm = NULL;
+		return 0;
+	}
+	return rc;
+}
+
+/* The UUID in a "/vm/<uuid>" path, if it is one ("" otherwise). */
+static void uuid_of_vm(const char *vm, char *uuid)
+{
+	const char *u;
+	size_t i;
+
+	uuid[0] = '\0';
+	if (!vm || strncmp(vm, VM_PREFIX, strlen(VM_PREFIX)))
+		return;
+	u = vm + strlen(VM_PREFIX);
+	if (strlen(u) != UUID_LEN)
+		return;
+	for (i = 0; i < UUID_LEN; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+
+		if (dash ? u[i] != '-' : !isxdigit((unsigned char)u[i]))
+			return;
+	}
+	memcpy(uuid, u, UUID_LEN + 1);
+}
+
 /* ------------------------------------------------------------ backends */
 
-/* The backend for a domain: libvirt's if it knows it, else xl. */
-static struct scale_backend *backend_for(const char *name, unsigned int domid)
+static struct scale_domain scale_domain_of(const struct domain *d)
+{
+	return (struct scale_domain){
+		.name = d->name,
+		.uuid = d->uuid,
+		.domid = d->domid,
+	};
+}
+
+/*
+ * The backend for a domain: libvirt's if it manages it, else xl; NULL
+ * when libvirt cannot tell now (it is down): decided again later, never
+ * xl by default, which would change a libvirt domain behind its back.
+ */
+static struct scale_backend *backend_for(const struct domain *d)
 {
 	struct scale_backend *b = libvirt_backend;
+	struct scale_domain dom = scale_domain_of(d);
+	int rc;
 
-	if (b && (!b->manages || b->manages(b, name, domid)))
-		return b;
-	return xl_backend;
+	if (!b)
+		return xl_backend;
+	rc = b->manages ? b->manages(b, &dom) : 1;
+	if (rc < 0)
+		return NULL;
+	return rc ? b : xl_backend;
+}
+
+/*
+ * A change ended at now, ok or not: the pace's cooldown or backoff starts.
+ * After a failure, what it means in words in buf: " (no change for 1.0 s:
+ * 2 failures in a row)".
+ */
+static void pace_ended(struct domain *d, uint64_t now, bool ok, char *buf,
+		       size_t len)
+{
+	uint64_t wait;
+
+	as_pace_ended(&d->set.pace, &d->pace, now, ok);
+	wait = d->pace.quiet_until_ms - now;
+	snprintf(buf, len,
+		 " (no change for %llu.%llu s: %u failure%s in a row)",
+		 (unsigned long long)(wait / MS_PER_SEC),
+		 (unsigned long long)(wait % MS_PER_SEC / 100),
+		 d->pace.failures, d->pace.failures == 1 ? "" : "s");
 }
 
 static void change_done(struct domain *d, int rc, const char *msg)
 {
-	unsigned long long ms = now_ms() - d->change_start_ms;
+	uint64_t now = now_ms();
+	unsigned long long ms = now - d->change_start_ms;
+	char backoff[REASON_LEN];
 
 	d->changing = false;
+	pace_ended(d, now, !rc, backoff, sizeof(backoff));
 	if (!rc) {
 		log_line(AS_PRIO_INFO,
 			 "%s (domain %u): %s: vcpus %u done in %llu ms",
 			 d->name, d->domid, d->backend->name, d->target, ms);
 		return;
 	}
+	d->failures++;
 	change_failures++;
+	if (rc == -ETIMEDOUT) {
+		d->timeouts++;
+		change_timeouts++;
+	}
 	log_line(AS_PRIO_WARNING,
-		 "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms",
+		 "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms%s",
 		 d->name, d->domid, d->backend->name, d->target,
-		 msg && *msg ? msg : strerror(-rc), ms);
+		 msg && *msg ? msg : strerror(-rc), ms, backoff);
 }
 
-/* Has the domain's change ended?  Logs how (block: wait for it). */
-static void poll_change(struct domain *d, bool block)
+/*
+ * Has the domain's change ended?  Logs how.  Waits at most wait_ms for it;
+ * kill: one still running then is ended (stopping, or its domain gone).
+ */
+static void poll_change(struct domain *d, uint64_t wait_ms, bool kill)
 {
 	char msg[REASON_LEN] = "";
 	int rc;
 
 	if (!d->changing || !d->backend->poll)
 		return;
-	rc = d->backend->poll(d->backend, d->domid, block, msg, sizeof(msg));
+	rc = d->backend->poll(d->backend, d->domid, wait_ms, kill, msg,
+			      sizeof(msg));
 	if (rc != 1)
 		change_done(d, rc, msg);
 }
 
 static void start_change(struct domain *d, unsigned int n)
 {
+	struct scale_domain dom = scale_domain_of(d);
 	bool done = false;
 	int rc;
 
 	changes++;
+	d->changes++;
 	d->target = n;
 	d->change_start_ms = now_ms();
 	d->changing = true;
+	as_pace_started(&d->pace, d->change_start_ms);
 	fflush(stdout);
 	if (csv)
 		fflush(csv);
-	rc = d->backend->set_vcpus(d->backend, d->name, d->domid, n, &done);
+	rc = d->backend->set_vcpus(d->backend, &dom, n, &done);
 	if (rc) {
+		char backoff[REASON_LEN];
+
 		d->changing = false;
+		d->failures++;
 		change_failures++;
+		if (rc == -ETIMEDOUT) {
+			d->timeouts++;
+			change_timeouts++;
+		}
+		pace_ended(d, now_ms(), false, backoff, sizeof(backoff));
 		log_line(AS_PRIO_WARNING,
-			 "%s (domain %u): %s: cannot set %u vcpus: %s", d->name,
-			 d->domid, d->backend->name, n, strerror(-rc));
+			 "%s (domain %u): %s: cannot set %u vcpus: %s%s",
+			 d->name, d->domid, d->backend->name, n, strerror(-rc),
+			 backoff);
 	} else if (done || !d->backend->poll) {
 		change_done(d, 0, NULL);
 	}
@@ -426,64 +589,111 @@ static void start_change(struct domain *d, unsigned int n)
 
 /* ------------------------------------------------------ Xen accounting */
 
+/* Is there a source of Xen's CPU figure (libxenstat, or the test's)? */
+static bool xen_figure_source(void)
+{
+	return xstat || test_xen_dir;
+}
+
+/*
+ * Tests only: the CPU time the test directory makes Xen account to d by
+ * wall, as if d had used the percent in its file since the last reading.
+ * false when its file is absent or not a number.
+ */
+static bool test_cpu_ns(const struct domain *d, uint64_t wall, uint64_t *cpu)
+{
+	char path[PATH_MAX], buf[NUM_MAX] = "";
+	unsigned long long pct;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u", test_xen_dir, d->domid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!parse_uint(buf, 0, UINT32_MAX, &pct))
+		return false;
+	*cpu = d->has_cpu
+		       ? d->cpu_ns +
+				 (unsigned long long)((unsigned __int128)pct *
+						      (wall - d->cpu_wall_ns) /
+						      AS_PERCENT)
+		       : 0;
+	return true;
+}
+
 /*
  * Read the CPU time Xen has accounted to every followed domain's vCPUs and
- * turn the change since the last reading into a load.  Without libxenstat
- * (or when it fails) no domain gets a Xen figure this round.
+ * turn the change since the last reading into a load (d->sample.xen, when
+ * sample).  Without libxenstat (or when it fails) no domain gets a Xen
+ * figure this round.
  */
-static void read_xen_load(struct sample *samples)
+static void read_xen_load(bool sample)
 {
-	xenstat_node *node;
-	unsigned int i;
+	xenstat_node *node = NULL;
+	size_t i;
 	uint64_t wall;
 
-	if (!xstat)
+	if (!xen_figure_source())
 		return;
 	/* Xen's figures are read first thing in xenstat_get_node(): the
 	 * time just before it is theirs, the same way at every round. */
 	wall = clock_ns(CLOCK_MONOTONIC);
-	node = xenstat_get_node(xstat, 0);
-	if (!node) {
-		log_line(AS_PRIO_WARNING,
-			 "libxenstat: cannot read the domains' CPU time");
-		return;
+	if (xstat) {
+		node = xenstat_get_node(xstat, 0);
+		if (!node) {
+			log_line(AS_PRIO_WARNING,
+				 "libxenstat: cannot read the domains' CPU "
+				 "time: no decision this round");
+			return;
+		}
 	}
-	for (i = 0; i < MAX_DOMAINS; i++) {
-		struct domain *d = &domains[i];
+	for (i = 0; i < ndomains; i++) {
+		struct domain *d = domains[i];
 		xenstat_domain *xd;
 		uint64_t cpu;
 
 		if (!d->active)
 			continue;
-		xd = xenstat_node_domain(node, d->domid);
-		if (!xd) {
+		if (node) {
+			xd = xenstat_node_domain(node, d->domid);
+			/* The domain's CPU time is the sum of its vCPUs'
+			 * (Xen's getdomaininfo). */
+			if (xd)
+				cpu = xenstat_domain_cpu_ns(xd);
+		} else {
+			xd = NULL;
+		}
+		if (node ? !xd : !test_cpu_ns(d, wall, &cpu)) {
 			d->has_cpu = false;
 			continue;
 		}
-		/* The domain's CPU time is the sum of its vCPUs' (Xen's
-		 * getdomaininfo). */
-		cpu = xenstat_domain_cpu_ns(xd);
-		if (samples && d->has_cpu && cpu >= d->cpu_ns &&
+		d->sample.xen_first = !d->has_cpu;
+		if (sample && d->has_cpu && cpu >= d->cpu_ns &&
 		    wall > d->cpu_wall_ns)
-			samples[i].has_xen = as_cpu_load(cpu - d->cpu_ns,
-							 wall - d->cpu_wall_ns,
-							 &samples[i].xen);
+			d->sample.has_xen = as_cpu_load(cpu - d->cpu_ns,
+							wall - d->cpu_wall_ns,
+							&d->sample.xen);
 		d->has_cpu = true;
 		d->cpu_ns = cpu;
 		d->cpu_wall_ns = wall;
 	}
-	xenstat_free_node(node);
+	if (node)
+		xenstat_free_node(node);
 }
 
 /* ------------------------------------------------------------ lifecycle */
 
 static struct domain *find_domain(unsigned int domid)
 {
-	unsigned int i;
+	size_t i;
 
-	for (i = 0; i < MAX_DOMAINS; i++)
-		if (domains[i].used && domains[i].domid == domid)
-			return &domains[i];
+	for (i = 0; i < ndomains; i++)
+		if (domains[i]->used && domains[i]->domid == domid)
+			return domains[i];
 	return NULL;
 }
 
@@ -494,57 +704,120 @@ static void drop_domain(struct domain *d, const char *why)
 			 d->name, d->domid, why);
 	/* A change still under way ends now: xl fails fast on a domain
 	 * that is gone, and must not be left behind. */
-	poll_change(d, true);
-	memset(d, 0, sizeof(*d));
+	poll_change(d, EXIT_GRACE_MS, true);
+	d->used = false;
+	d->active = false;
+}
+
+/* Free the dropped domains; the others keep their order. */
+static void compact_domains(void)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < ndomains; i++) {
+		struct domain *d = domains[i];
+
+		if (d->used) {
+			domains[kept++] = d;
+			continue;
+		}
+		free(d->name);
+		free(d->vm);
+		free(d);
+	}
+	ndomains = kept;
 }
 
 /*
- * Start following a domain.  0; -EAGAIN when it is not ready (no cpu/ keys
- * yet: being built); -ENOSPC when the table is full; -errno from xenstore.
+ * The settings of a domain: the command line's for every domain today;
+ * per-domain overrides (by name or glob) belong here.
  */
-static int adopt_domain(unsigned int domid, const char *name)
+static void settings_for(const char *name, unsigned int domid,
+			 struct domain_settings *set)
+{
+	(void)name;
+	(void)domid;
+	*set = opt.set;
+}
+
+/* A new, empty entry at the end of the table; NULL on ENOMEM. */
+static struct domain *new_domain(void)
+{
+	struct domain *d;
+
+	if (ndomains == domains_cap) {
+		size_t cap = domains_cap ? domains_cap * 2 : 16;
+		struct domain **t = realloc(domains, cap * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		domains = t;
+		domains_cap = cap;
+	}
+	d = calloc(1, sizeof(*d));
+	if (d)
+		domains[ndomains++] = d;
+	return d;
+}
+
+/*
+ * Start following a domain (name is taken over: freed here or with the
+ * domain).  0; -EAGAIN when it is not ready (no cpu/ keys yet: being
+ * built); -ENOMEM; -errno from xenstore.
+ */
+static int adopt_domain(unsigned int domid, char *name)
 {
 	char err[REASON_LEN];
-	struct domain *d = NULL;
-	unsigned int i;
+	struct as_config *cfg;
+	unsigned int maxvcpus;
+	struct domain *d;
+	char *vm;
 	int rc;
 
-	for (i = 0; !d && i < MAX_DOMAINS; i++)
-		if (!domains[i].used)
-			d = &domains[i];
-	if (!d)
-		return -ENOSPC;
 	rc = count_maxvcpus(domid);
 	if (rc == -ENOENT || rc == 0)
-		return -EAGAIN;
+		rc = -EAGAIN;
 	if (rc < 0)
-		return rc;
-	memset(d, 0, sizeof(*d));
+		goto fail;
+	maxvcpus = (unsigned int)rc;
+	rc = read_vm(domid, &vm);
+	if (rc)
+		goto fail;
+	d = new_domain();
+	if (!d) {
+		free(vm);
+		rc = -ENOMEM;
+		goto fail;
+	}
 	d->used = true;
+	d->seen = true;
 	d->domid = domid;
-	snprintf(d->name, sizeof(d->name), "%s", name);
-	d->maxvcpus = (unsigned int)rc;
-	d->cfg = opt.cfg;
-	if (!d->cfg.max_vcpus)
-		d->cfg.max_vcpus = d->maxvcpus;
-	if (d->cfg.max_vcpus > d->maxvcpus) {
+	d->name = name;
+	d->vm = vm;
+	uuid_of_vm(vm, d->uuid);
+	d->maxvcpus = maxvcpus;
+	settings_for(d->name, d->domid, &d->set);
+	cfg = &d->set.policy;
+	if (!cfg->max_vcpus)
+		cfg->max_vcpus = d->maxvcpus;
+	if (cfg->max_vcpus > d->maxvcpus) {
 		log_line(AS_PRIO_INFO,
 			 "%s (domain %u): --max %u above its maxvcpus %u: "
 			 "using %u",
-			 d->name, d->domid, d->cfg.max_vcpus, d->maxvcpus,
+			 d->name, d->domid, cfg->max_vcpus, d->maxvcpus,
 			 d->maxvcpus);
-		d->cfg.max_vcpus = d->maxvcpus;
+		cfg->max_vcpus = d->maxvcpus;
 	}
 	/* xl refuses more vCPUs than the host has CPUs (without -i): an
 	 * overcommitted host gains nothing from them. */
-	if (!opt.ignore_host && host_cpus && d->cfg.max_vcpus > host_cpus) {
+	if (!opt.ignore_host && host_cpus && cfg->max_vcpus > host_cpus) {
 		log_line(AS_PRIO_INFO,
 			 "%s (domain %u): at most the host's %u CPUs, not %u "
 			 "(--ignore-host to exceed)",
-			 d->name, d->domid, host_cpus, d->cfg.max_vcpus);
-		d->cfg.max_vcpus = host_cpus;
+			 d->name, d->domid, host_cpus, cfg->max_vcpus);
+		cfg->max_vcpus = host_cpus;
 	}
-	if (as_config_check(&d->cfg, err, sizeof(err))) {
+	if (as_config_check(cfg, err, sizeof(err))) {
 		/* Kept, inactive, so that it is refused once, not at every
 		 * scan; freed when the domain goes. */
 		error("%s (domain %u, maxvcpus %u): %s: not scaled", d->name,
@@ -552,86 +825,122 @@ static int adopt_domain(unsigned int domid, const char *name)
 		return 0;
 	}
 	as_state_init(&d->state);
-	d->backend = backend_for(d->name, d->domid);
+	as_pace_init(&d->pace);
+	d->backend = backend_for(d);
 	d->active = true;
 	log_line(AS_PRIO_INFO,
 		 "watching %s (domain %u): vcpus %u..%u, high %u%%, low %u%%, "
 		 "hold up %llu ms, down %llu ms, period %llu ms, signal %s, "
-		 "via %s%s",
-		 d->name, d->domid, d->cfg.min_vcpus, d->cfg.max_vcpus,
-		 d->cfg.high_pct, d->cfg.low_pct,
-		 (unsigned long long)d->cfg.hold_up_ms,
-		 (unsigned long long)d->cfg.hold_down_ms,
+		 "via %s%s%s%s",
+		 d->name, d->domid, cfg->min_vcpus, cfg->max_vcpus,
+		 cfg->high_pct, cfg->low_pct,
+		 (unsigned long long)cfg->hold_up_ms,
+		 (unsigned long long)cfg->hold_down_ms,
 		 (unsigned long long)opt.period_ms, as_signal_name(opt.signal),
-		 d->backend->name, opt.dry_run ? " (dry run)" : "");
+		 d->backend ? d->backend->name : "(undecided: libvirt down)",
+		 opt.dry_run ? " (dry run)" : "", d->uuid[0] ? ", uuid " : "",
+		 d->uuid);
 	return 0;
+fail:
+	free(name);
+	return rc;
 }
 
 /*
- * Look at /local/domain: drop followed domains whose home went, adopt the
- * selected ones not followed yet.  A selected domain that is not ready
- * leaves `rescan` set, to look again at the next sample.  Returns the
- * number of domains selected (followed or not ready).
+ * Is the domain followed as d still d?  false when its "vm" key names
+ * another /vm (the domid went to another domain).  A read error keeps it.
+ */
+static bool same_domain(const struct domain *d)
+{
+	char *vm = NULL;
+	bool same;
+
+	if (read_vm(d->domid, &vm))
+		return true;
+	same = (!vm && !d->vm) || (vm && d->vm && !strcmp(vm, d->vm));
+	free(vm);
+	return same;
+}
+
+/*
+ * Look at /local/domain: drop followed domains whose home went (or whose
+ * domid now belongs to another domain), adopt the selected ones not
+ * followed yet.  A selected domain that is not ready, or that cannot be
+ * read now, leaves `rescan` set, to look again at the next sample.
+ * Returns the number of domains selected (followed or not ready).
  */
 static unsigned int scan_domains(void)
 {
 	unsigned int n, i, selected = 0;
-	bool present[MAX_DOMAINS] = {false};
 	char **ents;
+	size_t j;
 
 	rescan = false;
 	ents = xs_directory(xsh, XBT_NULL, DOMAIN_ROOT, &n);
 	if (!ents)
 		xenstore_failed("listing " DOMAIN_ROOT, errno ? -errno : -EIO);
+	for (j = 0; j < ndomains; j++)
+		domains[j]->seen = false;
 	for (i = 0; i < n; i++) {
 		unsigned long long id;
-		char name[NAME_LEN];
+		char *name = NULL;
 		struct domain *d;
 		int rc;
 
 		if (!parse_uint(ents[i], 0, DOMID_FIRST_RESERVED - 1, &id))
 			continue;
 		d = find_domain((unsigned int)id);
+		if (d && !same_domain(d)) {
+			drop_domain(d, "its domid went to another domain");
+			d = NULL;
+		}
 		if (d) {
-			present[d - domains] = true;
+			d->seen = true;
 			selected++;
 			continue;
 		}
-		rc = xs_get_domid((unsigned int)id, "name", name, sizeof(name));
-		if (rc && rc != -ENOENT)
-			xenstore_failed("reading a domain's name", rc);
+		rc = xs_get_whole((unsigned int)id, "name", &name);
+		if (rc && rc != -ENOENT) {
+			log_line(AS_PRIO_WARNING,
+				 "domain %llu: cannot read its name: %s: "
+				 "looked at again later",
+				 id, strerror(-rc));
+			rescan = true;
+			continue;
+		}
 		if (rc) {
 			/* Being built (or nameless): a glob may take it once
 			 * it has its name, maybe without a new event. */
-			snprintf(name, sizeof(name), "domain-%llu", id);
 			rescan = true;
+			if (asprintf(&name, "domain-%llu", id) < 0) {
+				error("out of memory");
+				continue;
+			}
 		}
 		if (!as_domain_selected(opt.all, opt.specs, opt.nspecs,
-					rc ? NULL : name, (unsigned int)id))
+					rc ? NULL : name, (unsigned int)id)) {
+			free(name);
 			continue;
+		}
 		selected++;
 		rc = adopt_domain((unsigned int)id, name);
 		if (rc == -EAGAIN) {
-			log_line(AS_PRIO_DEBUG,
-				 "%s (domain %llu): no cpu/ keys yet", name,
+			log_line(AS_PRIO_DEBUG, "domain %llu: no cpu/ keys yet",
 				 id);
 			rescan = true;
-		} else if (rc == -ENOSPC) {
-			log_line(AS_PRIO_WARNING,
-				 "%s (domain %llu): already following %d "
-				 "domains: not this one",
-				 name, id, MAX_DOMAINS);
 		} else if (rc) {
-			xenstore_failed("reading a domain's cpu/", rc);
-		} else {
-			d = find_domain((unsigned int)id);
-			present[d - domains] = true;
+			log_line(AS_PRIO_WARNING,
+				 "domain %llu: cannot adopt it: %s: looked at "
+				 "again later",
+				 id, strerror(-rc));
+			rescan = true;
 		}
 	}
 	free(ents);
-	for (i = 0; i < MAX_DOMAINS; i++)
-		if (domains[i].used && !present[i])
-			drop_domain(&domains[i], "disappeared");
+	for (j = 0; j < ndomains; j++)
+		if (domains[j]->used && !domains[j]->seen)
+			drop_domain(domains[j], "disappeared");
+	compact_domains();
 	return selected;
 }
 
@@ -710,15 +1019,28 @@ static void csv_write(const struct domain *d, uint64_t t, uint64_t wall,
 
 /* ------------------------------------------------------------ sampling */
 
-/* Read one domain's keys.  0, -ENOENT if the domain is gone, or -errno. */
+/*
+ * Read one domain's keys.  0; -ENOENT if the domain is gone; -ESTALE if
+ * its domid now belongs to another domain; another -errno if a key could
+ * not be read (the domain is skipped this round).
+ */
 static int read_sample(struct domain *d, struct sample *s)
 {
 	unsigned long long v;
-	char name[NAME_LEN];
+	char *key = NULL;
 	int rc;
 
 	/* The toolstack removes the whole home when the domain goes. */
-	rc = xs_get_domid(d->domid, "name", name, sizeof(name));
+	if (d->vm) {
+		rc = read_vm(d->domid, &key);
+		if (!rc && key && strcmp(key, d->vm))
+			rc = -ESTALE;
+		else if (!rc && !key)
+			rc = -ENOENT;
+	} else {
+		rc = xs_get_whole(d->domid, "name", &key);
+	}
+	free(key);
 	if (rc == -ENOENT) {
 		char path[PATH_LEN];
 		char **sub;
@@ -739,6 +1061,7 @@ static int read_sample(struct domain *d, struct sample *s)
 	if (!s->vcpus)
 		return -ENOENT; /* no cpu/ keys left: being torn down */
 
+	/* The guest writes data/: anything but a number is no claim. */
 	rc = xs_get_uint(d, KEY_LOAD, UINT32_MAX, &v);
 	if (!rc) {
 		s->has_guest = true;
@@ -769,30 +1092,40 @@ static void log_source(struct domain *d, const struct sample *s,
 	d->last_source = src;
 	switch (src) {
 	case AS_SOURCE_NONE:
-		if (xstat && !s->has_xen) {
+		if (s->xen_first) {
 			/* Xen's figure comes with the next reading. */
 			d->source_logged = false;
 			return;
 		}
-		log_line(AS_PRIO_WARNING,
-			 "%s (domain %u): %s %s%s: not deciding until there "
-			 "is a load",
-			 d->name, d->domid, KEY_LOAD,
-			 s->has_guest ? "ignored (--signal xen)" : "absent",
-			 xstat ? "" : ", Xen's CPU accounting unavailable");
+		if (opt.signal == AS_SIGNAL_XEN || opt.signal == AS_SIGNAL_AUTO)
+			log_line(AS_PRIO_WARNING,
+				 "%s (domain %u): no CPU time from Xen for it: "
+				 "not deciding until there is%s",
+				 d->name, d->domid,
+				 opt.signal == AS_SIGNAL_AUTO && s->has_guest
+					 ? " (its " KEY_LOAD
+					   " is never taken alone)"
+					 : "");
+		else
+			log_line(AS_PRIO_WARNING,
+				 "%s (domain %u): %s absent: not deciding "
+				 "until there is a load",
+				 d->name, d->domid, KEY_LOAD);
 		break;
 	case AS_SOURCE_GUEST:
 		log_line(AS_PRIO_INFO,
-			 "%s (domain %u): load from the guest's %s", d->name,
-			 d->domid, KEY_LOAD);
+			 "%s (domain %u): load from the guest's %s%s", d->name,
+			 d->domid, KEY_LOAD,
+			 s->has_xen ? ", bounded by Xen's CPU accounting" : "");
 		break;
 	case AS_SOURCE_GUEST_CAPPED:
 		if (s->has_xen)
 			log_line(AS_PRIO_WARNING,
 				 "%s (domain %u): %s %u%% capped (maxvcpus %u, "
-				 "Xen measures %u%%)",
+				 "Xen measures %u%% on %u vCPU%s)",
 				 d->name, d->domid, KEY_LOAD, s->guest,
-				 d->maxvcpus, s->xen);
+				 d->maxvcpus, s->xen, s->vcpus,
+				 s->vcpus == 1 ? "" : "s");
 		else
 			log_line(AS_PRIO_WARNING,
 				 "%s (domain %u): %s %u%% capped (maxvcpus %u)",
@@ -808,9 +1141,45 @@ static void log_source(struct domain *d, const struct sample *s,
 	}
 }
 
+/*
+ * May the change just decided start now?  Not within the domain's pace
+ * (cooldown, rate limit, backoff), nor while libvirt cannot say whether
+ * it manages the domain.  A change held back is logged once per stretch.
+ */
+static bool may_change(struct domain *d, const struct as_decision *dec,
+		       unsigned int load, unsigned int vcpus)
+{
+	enum as_pace_verdict v;
+	char why[REASON_LEN];
+	uint64_t wait;
+
+	v = as_pace_check(&d->set.pace, &d->pace, now_ms(), &wait);
+	if (v == AS_PACE_GO && !d->backend)
+		d->backend = backend_for(d); /* libvirt may be back */
+	if (v == AS_PACE_GO && d->backend)
+		return true;
+	d->held++;
+	changes_held++;
+	if (v != AS_PACE_GO)
+		snprintf(why, sizeof(why), "%s for %llu.%llu s more",
+			 as_pace_name(v),
+			 (unsigned long long)(wait / MS_PER_SEC),
+			 (unsigned long long)(wait % MS_PER_SEC / 100));
+	else
+		snprintf(why, sizeof(why),
+			 "libvirt cannot tell whether it manages the domain: "
+			 "asked again at the next round");
+	log_line(d->held_back ? AS_PRIO_DEBUG : AS_PRIO_INFO,
+		 "%s (domain %u): load %u%%, vcpus %u -> %u held back: %s",
+		 d->name, d->domid, load, vcpus, dec->vcpus, why);
+	d->held_back = true;
+	return false;
+}
+
 static void decide(struct domain *d, uint64_t tick_ms, const struct sample *s,
 		   unsigned int load)
 {
+	struct as_state before = d->state;
 	struct as_decision dec;
 	char why[REASON_LEN];
 
@@ -822,15 +1191,38 @@ static void decide(struct domain *d, uint64_t tick_ms, const struct sample *s,
 			 d->name, d->domid, d->backend->name, d->target);
 		return;
 	}
-	as_decide(&d->cfg, &d->state, tick_ms, load, s->vcpus, &dec);
-	as_describe(&d->cfg, load, s->vcpus, &dec, why, sizeof(why));
+	as_decide(&d->set.policy, &d->state, tick_ms, load, s->vcpus, &dec);
+	if (dec.action != AS_STAY && !opt.dry_run &&
+	    !may_change(d, &dec, load, s->vcpus)) {
+		/* The condition still holds: the change comes when the
+		 * pace allows, without a fresh hold. */
+		d->state = before;
+		return;
+	}
+	as_describe(&d->set.policy, load, s->vcpus, &dec, why, sizeof(why));
 	log_line(dec.action == AS_STAY ? AS_PRIO_DEBUG : AS_PRIO_INFO,
 		 "%s (domain %u): load %u%%, vcpus %u -> %u: %s: %s%s", d->name,
 		 d->domid, load, s->vcpus, dec.vcpus,
 		 as_reason_name(dec.reason), why,
 		 dec.action != AS_STAY && opt.dry_run ? " (dry run)" : "");
-	if (dec.action != AS_STAY && !opt.dry_run)
+	if (dec.action != AS_STAY && !opt.dry_run) {
+		d->held_back = false;
 		start_change(d, dec.vcpus);
+	}
+}
+
+/* A domain whose keys cannot be read this round: skipped, said once. */
+static void read_failed(struct domain *d, int rc)
+{
+	d->read_errors++;
+	read_errors++;
+	if (d->read_failing)
+		return;
+	d->read_failing = true;
+	log_line(AS_PRIO_WARNING,
+		 "%s (domain %u): cannot read its keys: %s: skipped until "
+		 "they can be",
+		 d->name, d->domid, strerror(-rc));
 }
 
 /*
@@ -840,38 +1232,46 @@ static void decide(struct domain *d, uint64_t tick_ms, const struct sample *s,
  */
 static unsigned int sample_all(uint64_t tick_ms)
 {
-	static struct sample samples[MAX_DOMAINS];
-	unsigned int i, active = 0;
+	unsigned int active = 0;
+	size_t i;
 
-	memset(samples, 0, sizeof(samples));
-	read_xen_load(samples);
-	for (i = 0; i < MAX_DOMAINS; i++) {
-		struct domain *d = &domains[i];
-		struct sample *s = &samples[i];
+	for (i = 0; i < ndomains; i++)
+		memset(&domains[i]->sample, 0, sizeof(domains[i]->sample));
+	read_xen_load(true);
+	for (i = 0; i < ndomains; i++) {
+		struct domain *d = domains[i];
+		struct sample *s = &d->sample;
 		struct as_signal_input in;
 		enum as_source src;
 		unsigned int load = 0;
 		uint64_t t, wall;
 		int rc;
 
-		poll_change(d, false);
+		poll_change(d, 0, false);
 		if (!d->active)
 			continue;
 		t = now_ms();
 		wall = unix_ms();
 		rc = read_sample(d, s);
-		if (rc == -ENOENT) {
-			drop_domain(d, "disappeared");
+		if (rc == -ENOENT || rc == -ESTALE) {
+			drop_domain(d, rc == -ENOENT
+					       ? "disappeared"
+					       : "its domid went to another "
+						 "domain");
+			rescan = true; /* a new domain may hold the domid */
 			continue;
 		}
-		if (rc) {
-			char what[PATH_LEN];
-
-			snprintf(what, sizeof(what), "reading %s (domain %u)",
-				 d->name, d->domid);
-			xenstore_failed(what, rc);
-		}
 		active++;
+		if (rc) {
+			read_failed(d, rc);
+			continue;
+		}
+		if (d->read_failing) {
+			d->read_failing = false;
+			log_line(AS_PRIO_INFO,
+				 "%s (domain %u): its keys can be read again",
+				 d->name, d->domid);
+		}
 		in = (struct as_signal_input){
 			.has_guest = s->has_guest,
 			.has_xen = s->has_xen,
@@ -879,8 +1279,8 @@ static unsigned int sample_all(uint64_t tick_ms)
 			.xen = s->xen,
 			.vcpus = s->vcpus,
 			.maxvcpus = d->maxvcpus,
-			.high_pct = d->cfg.high_pct,
-			.low_pct = d->cfg.low_pct,
+			.high_pct = d->set.policy.high_pct,
+			.low_pct = d->set.policy.low_pct,
 		};
 		src = as_signal_choose(opt.signal, &in, &load);
 		log_source(d, s, src);
@@ -888,6 +1288,7 @@ static unsigned int sample_all(uint64_t tick_ms)
 		if (src != AS_SOURCE_NONE)
 			decide(d, tick_ms, s, load);
 	}
+	compact_domains();
 	return active;
 }
 
@@ -1008,9 +1409,9 @@ static void print_help(void)
 	       "  -a, --all             every domain but dom0\n"
 	       "  -s, --signal SIGNAL   load from: xen (CPU time), guest "
 	       "(" KEY_LOAD "),\n"
-	       "                        auto (guest's, capped by Xen's "
-	       "figure; else Xen's)\n"
-	       "                        (default auto)\n"
+	       "                        auto (guest's, bounded both ways by "
+	       "Xen's figure;\n"
+	       "                        else Xen's; default)\n"
 	       "  -H, --high PCT        scale-up threshold, %% of each vCPU "
 	       "(default %u)\n"
 	       "  -L, --low PCT         scale-down threshold (default %u; 0: "
@@ -1025,6 +1426,19 @@ static void print_help(void)
 	       "maxvcpus; without\n"
 	       "                        --ignore-host at most the host's "
 	       "CPUs)\n"
+	       "      --cooldown SEC    no change to a domain this long after "
+	       "its last one\n"
+	       "                        (default %u.%03u)\n"
+	       "      --rate-max N      at most N changes to a domain per "
+	       "--rate-window\n"
+	       "                        (default %u; 0: no limit)\n"
+	       "      --rate-window SEC the rate limit's window (default "
+	       "%u)\n"
+	       "      --backoff-max SEC after failed changes, wait the "
+	       "cooldown doubled per\n"
+	       "                        failure, at most SEC (default %u)\n"
+	       "      --change-timeout SEC  kill an xl vcpu-set running this "
+	       "long (default %u)\n"
 	       "  -d, --duration SEC    stop after SEC (default: at SIGINT or "
 	       "SIGTERM)\n"
 	       "  -c, --csv FILE        append one row per domain per sample "
@@ -1050,13 +1464,19 @@ static void print_help(void)
 	       "\n"
 	       "Exit status: 0 ok, %d CSV failure (or a failed change with "
 	       "--once), %d usage,\n"
-	       "%d xenstore unreachable, %d --once: no such domain, %d --once: "
-	       "every domain\nwent, %d --signal xen: no Xen CPU accounting.\n",
+	       "%d xenstore unreachable (--once: a domain unreadable), %d "
+	       "--once: no such\ndomain, %d --once: every domain went, %d "
+	       "--signal xen or auto: no Xen CPU\naccounting.\n",
 	       DEFAULT_HIGH_PCT, DEFAULT_LOW_PCT,
 	       DEFAULT_PERIOD_MS / MS_PER_SEC, DEFAULT_PERIOD_MS % MS_PER_SEC,
 	       DEFAULT_HOLD_MS / MS_PER_SEC, DEFAULT_HOLD_MS % MS_PER_SEC,
-	       DEFAULT_MIN_VCPUS, DEFAULT_XL, EXIT_RUNTIME, EXIT_USAGE,
-	       EXIT_XENSTORE, EXIT_NO_DOMAIN, EXIT_ALL_GONE, EXIT_XENSTAT);
+	       DEFAULT_MIN_VCPUS, DEFAULT_COOLDOWN_MS / MS_PER_SEC,
+	       DEFAULT_COOLDOWN_MS % MS_PER_SEC, DEFAULT_RATE_MAX,
+	       DEFAULT_RATE_WINDOW_MS / MS_PER_SEC,
+	       DEFAULT_BACKOFF_MAX_MS / MS_PER_SEC,
+	       DEFAULT_CHANGE_TIMEOUT_MS / MS_PER_SEC, DEFAULT_XL, EXIT_RUNTIME,
+	       EXIT_USAGE, EXIT_XENSTORE, EXIT_NO_DOMAIN, EXIT_ALL_GONE,
+	       EXIT_XENSTAT);
 }
 
 enum long_only {
@@ -1065,6 +1485,11 @@ enum long_only {
 	OPT_HOLD_DOWN,
 	OPT_LIBVIRT,
 	OPT_LOG_PRIORITY,
+	OPT_COOLDOWN,
+	OPT_RATE_MAX,
+	OPT_RATE_WINDOW,
+	OPT_BACKOFF_MAX,
+	OPT_CHANGE_TIMEOUT,
 };
 
 static void parse_args(int argc, char **argv)
@@ -1088,6 +1513,11 @@ static void parse_args(int argc, char **argv)
 		{"ignore-host", no_argument, NULL, 'i'},
 		{"libvirt", required_argument, NULL, OPT_LIBVIRT},
 		{"log-priority", required_argument, NULL, OPT_LOG_PRIORITY},
+		{"cooldown", required_argument, NULL, OPT_COOLDOWN},
+		{"rate-max", required_argument, NULL, OPT_RATE_MAX},
+		{"rate-window", required_argument, NULL, OPT_RATE_WINDOW},
+		{"backoff-max", required_argument, NULL, OPT_BACKOFF_MAX},
+		{"change-timeout", required_argument, NULL, OPT_CHANGE_TIMEOUT},
 		{"verbose", no_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 'h'},
@@ -1097,12 +1527,17 @@ static void parse_args(int argc, char **argv)
 	struct as_config check;
 	int c;
 
-	opt.cfg.high_pct = DEFAULT_HIGH_PCT;
-	opt.cfg.low_pct = DEFAULT_LOW_PCT;
-	opt.cfg.hold_up_ms = DEFAULT_HOLD_MS;
-	opt.cfg.hold_down_ms = DEFAULT_HOLD_MS;
-	opt.cfg.min_vcpus = DEFAULT_MIN_VCPUS;
-	opt.cfg.max_vcpus = 0;
+	opt.set.policy.high_pct = DEFAULT_HIGH_PCT;
+	opt.set.policy.low_pct = DEFAULT_LOW_PCT;
+	opt.set.policy.hold_up_ms = DEFAULT_HOLD_MS;
+	opt.set.policy.hold_down_ms = DEFAULT_HOLD_MS;
+	opt.set.policy.min_vcpus = DEFAULT_MIN_VCPUS;
+	opt.set.policy.max_vcpus = 0;
+	opt.set.pace.cooldown_ms = DEFAULT_COOLDOWN_MS;
+	opt.set.pace.rate_max = DEFAULT_RATE_MAX;
+	opt.set.pace.rate_window_ms = DEFAULT_RATE_WINDOW_MS;
+	opt.set.pace.backoff_max_ms = DEFAULT_BACKOFF_MAX_MS;
+	opt.change_timeout_ms = DEFAULT_CHANGE_TIMEOUT_MS;
 	opt.period_ms = DEFAULT_PERIOD_MS;
 	opt.xl = DEFAULT_XL;
 	opt.signal = AS_SIGNAL_AUTO;
@@ -1121,11 +1556,11 @@ static void parse_args(int argc, char **argv)
 					    optarg);
 			break;
 		case 'H':
-			opt.cfg.high_pct =
+			opt.set.policy.high_pct =
 				opt_uint("--high", optarg, 1, AS_THRESHOLD_MAX);
 			break;
 		case 'L':
-			opt.cfg.low_pct =
+			opt.set.policy.low_pct =
 				opt_uint("--low", optarg, 0, AS_THRESHOLD_MAX);
 			break;
 		case 'p':
@@ -1133,23 +1568,24 @@ static void parse_args(int argc, char **argv)
 				opt_seconds("--period", optarg, PERIOD_MIN_MS);
 			break;
 		case OPT_HOLD:
-			opt.cfg.hold_up_ms = opt_seconds("--hold", optarg, 0);
-			opt.cfg.hold_down_ms = opt.cfg.hold_up_ms;
+			opt.set.policy.hold_up_ms =
+				opt_seconds("--hold", optarg, 0);
+			opt.set.policy.hold_down_ms = opt.set.policy.hold_up_ms;
 			break;
 		case OPT_HOLD_UP:
-			opt.cfg.hold_up_ms =
+			opt.set.policy.hold_up_ms =
 				opt_seconds("--hold-up", optarg, 0);
 			break;
 		case OPT_HOLD_DOWN:
-			opt.cfg.hold_down_ms =
+			opt.set.policy.hold_down_ms =
 				opt_seconds("--hold-down", optarg, 0);
 			break;
 		case 'm':
-			opt.cfg.min_vcpus =
+			opt.set.policy.min_vcpus =
 				opt_uint("--min", optarg, 1, AS_VCPUS_MAX);
 			break;
 		case 'M':
-			opt.cfg.max_vcpus =
+			opt.set.policy.max_vcpus =
 				opt_uint("--max", optarg, 1, AS_VCPUS_MAX);
 			break;
 		case 'd':
@@ -1185,6 +1621,26 @@ static void parse_args(int argc, char **argv)
 					    "auto, always, never",
 					    optarg);
 			break;
+		case OPT_COOLDOWN:
+			opt.set.pace.cooldown_ms =
+				opt_seconds("--cooldown", optarg, 0);
+			break;
+		case OPT_RATE_MAX:
+			opt.set.pace.rate_max =
+				opt_uint("--rate-max", optarg, 0, AS_RATE_MAX);
+			break;
+		case OPT_RATE_WINDOW:
+			opt.set.pace.rate_window_ms =
+				opt_seconds("--rate-window", optarg, 0);
+			break;
+		case OPT_BACKOFF_MAX:
+			opt.set.pace.backoff_max_ms =
+				opt_seconds("--backoff-max", optarg, 0);
+			break;
+		case OPT_CHANGE_TIMEOUT:
+			opt.change_timeout_ms = opt_seconds(
+				"--change-timeout", optarg, PERIOD_MIN_MS);
+			break;
 		case 'v':
 			opt.verbose = true;
 			break;
@@ -1205,15 +1661,16 @@ static void parse_args(int argc, char **argv)
 	opt.nspecs = (unsigned int)(argc - optind);
 
 	/* Check what can be checked before any domain is known. */
-	check = opt.cfg;
+	check = opt.set.policy;
 	if (!check.max_vcpus)
 		check.max_vcpus = AS_VCPUS_MAX;
-	if (as_config_check(&check, err, sizeof(err)))
+	if (as_config_check(&check, err, sizeof(err)) ||
+	    as_pace_config_check(&opt.set.pace, err, sizeof(err)))
 		usage_error("%s", err);
 	if (opt.once) {
 		/* One sample cannot show a condition that holds. */
-		opt.cfg.hold_up_ms = 0;
-		opt.cfg.hold_down_ms = 0;
+		opt.set.policy.hold_up_ms = 0;
+		opt.set.policy.hold_down_ms = 0;
 	}
 	syslog_prefix =
 		opt.log_priority == PRIO_ALWAYS ||
@@ -1223,7 +1680,8 @@ static void parse_args(int argc, char **argv)
 /* The backends: xl for every domain, libvirt first if asked for. */
 static void open_backends(void)
 {
-	xl_backend = scale_backend_xl_open(opt.xl, opt.ignore_host);
+	xl_backend = scale_backend_xl_open(opt.xl, opt.ignore_host,
+					   opt.change_timeout_ms);
 	if (!xl_backend) {
 		error("out of memory");
 		exit(EXIT_RUNTIME);
@@ -1234,8 +1692,9 @@ static void open_backends(void)
 	{
 		char err[REASON_LEN] = "";
 
-		libvirt_backend = scale_backend_libvirt_open(opt.libvirt_uri,
-							     err, sizeof(err));
+		libvirt_backend = scale_backend_libvirt_open(
+			opt.libvirt_uri, opt.change_timeout_ms, err,
+			sizeof(err));
 		if (!libvirt_backend) {
 			error("libvirt %s: %s", opt.libvirt_uri, err);
 			exit(EXIT_RUNTIME);
@@ -1256,6 +1715,15 @@ static void open_xenstat(void)
 {
 	if (opt.signal == AS_SIGNAL_GUEST)
 		return;
+	test_xen_dir = getenv(ENV_TEST_XEN_LOAD);
+	if (test_xen_dir && *test_xen_dir) {
+		log_line(AS_PRIO_WARNING,
+			 "Xen's CPU figures from %s (" ENV_TEST_XEN_LOAD
+			 "): for tests only, not Xen's",
+			 test_xen_dir);
+		return;
+	}
+	test_xen_dir = NULL;
 	xstat = xenstat_init();
 	if (xstat) {
 		xenstat_node *node = xenstat_get_node(xstat, 0);
@@ -1266,20 +1734,23 @@ static void open_xenstat(void)
 		}
 		return;
 	}
-	if (opt.signal == AS_SIGNAL_XEN) {
-		error("libxenstat: cannot read Xen's CPU accounting (run in "
-		      "dom0 as root, with privcmd): needed by --signal xen");
-		exit(EXIT_XENSTAT);
-	}
-	log_line(AS_PRIO_WARNING,
-		 "libxenstat unavailable: load from the guests' " KEY_LOAD
-		 " only, not capped by Xen's CPU accounting");
+	/* auto never falls back to the guests' claims alone: a guest could
+	 * then claim any vCPUs it likes. */
+	error("libxenstat: cannot read Xen's CPU accounting (run in dom0 as "
+	      "root, with /dev/xen/privcmd): needed by --signal %s%s",
+	      as_signal_name(opt.signal),
+	      opt.signal == AS_SIGNAL_AUTO
+		      ? ", which bounds the guests' claims by it (--signal "
+			"guest trusts the claims alone)"
+		      : "");
+	exit(EXIT_XENSTAT);
 }
 
 /* --once: every DOMAIN must select a domain that is ready now. */
 static void check_once_domains(void)
 {
-	unsigned int i, j;
+	unsigned int i;
+	size_t j;
 
 	if (rescan) {
 		error("a selected domain has no cpu/ keys: cannot tell its "
@@ -1289,10 +1760,10 @@ static void check_once_domains(void)
 	for (i = 0; i < opt.nspecs; i++) {
 		bool found = false;
 
-		for (j = 0; j < MAX_DOMAINS && !found; j++)
-			found = domains[j].used &&
-				as_spec_matches(opt.specs[i], domains[j].name,
-						domains[j].domid);
+		for (j = 0; j < ndomains && !found; j++)
+			found = domains[j]->used &&
+				as_spec_matches(opt.specs[i], domains[j]->name,
+						domains[j]->domid);
 		if (!found) {
 			error("no domain '%s' (neither a domid nor a name "
 			      "under " DOMAIN_ROOT ")",
@@ -1300,11 +1771,11 @@ static void check_once_domains(void)
 			exit(EXIT_NO_DOMAIN);
 		}
 	}
-	for (j = 0; j < MAX_DOMAINS; j++)
-		if (domains[j].used && !domains[j].active)
+	for (j = 0; j < ndomains; j++)
+		if (domains[j]->used && !domains[j]->active)
 			exit(EXIT_USAGE); /* refused, with the reason logged */
-	for (j = 0; j < MAX_DOMAINS; j++)
-		if (domains[j].active)
+	for (j = 0; j < ndomains; j++)
+		if (domains[j]->active)
 			return;
 	error("no domain to scale");
 	exit(EXIT_NO_DOMAIN);
@@ -1319,8 +1790,9 @@ static void log_selection(unsigned int selected)
 
 int main(int argc, char **argv)
 {
-	uint64_t next, now;
-	unsigned int rounds = 0, active, i;
+	uint64_t next, now, grace_end;
+	unsigned int rounds = 0, active;
+	size_t i;
 	char cpus[NUM_MAX] = "unknown";
 	int rc = 0;
 
@@ -1352,8 +1824,8 @@ int main(int argc, char **argv)
 		scan_domains();
 		check_once_domains();
 		/* Xen's figure is a rate: read, wait a period, read again. */
-		if (xstat) {
-			read_xen_load(NULL);
+		if (xen_figure_source()) {
+			read_xen_load(false);
 			wait_until(now_ms() + opt.period_ms);
 		}
 	} else {
@@ -1390,22 +1862,32 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	/* Never leave a change behind: it is changing a domain. */
-	for (i = 0; i < MAX_DOMAINS; i++)
-		poll_change(&domains[i], true);
+	/* Never leave a change behind: it is changing a domain.  Those
+	 * still running after a grace time (a hung xl) are killed. */
+	grace_end = now_ms() + EXIT_GRACE_MS;
+	for (i = 0; i < ndomains; i++) {
+		now = now_ms();
+		poll_change(domains[i], grace_end > now ? grace_end - now : 0,
+			    true);
+	}
 	if (opt.once && change_failures)
 		rc = EXIT_RUNTIME;
+	if (opt.once && read_errors && !rc)
+		rc = EXIT_XENSTORE;
 
 	log_line(AS_PRIO_INFO,
 		 "stopped%s%s after %u sample round%s: %llu change%s%s, "
-		 "%llu failed change%s, %llu CSV row%s%s%s",
+		 "%llu failed change%s (%llu timed out), %llu held back, "
+		 "%llu unreadable domain round%s, %llu CSV row%s%s%s",
 		 stop_signal ? " by " : "",
 		 stop_signal == SIGINT	  ? "SIGINT"
 		 : stop_signal == SIGTERM ? "SIGTERM"
 					  : "",
 		 rounds, rounds == 1 ? "" : "s", changes,
 		 changes == 1 ? "" : "s", opt.dry_run ? " (dry run)" : "",
-		 change_failures, change_failures == 1 ? "" : "s", csv_rows,
+		 change_failures, change_failures == 1 ? "" : "s",
+		 change_timeouts, changes_held, read_errors,
+		 read_errors == 1 ? "" : "s", csv_rows,
 		 csv_rows == 1 ? "" : "s", opt.csv_path ? " in " : "",
 		 opt.csv_path ? opt.csv_path : "");
 	if (csv && fclose(csv)) {
@@ -1419,5 +1901,9 @@ int main(int argc, char **argv)
 	if (xstat)
 		xenstat_uninit(xstat);
 	xs_close(xsh);
+	for (i = 0; i < ndomains; i++)
+		domains[i]->used = false;
+	compact_domains();
+	free(domains);
 	return rc;
 }

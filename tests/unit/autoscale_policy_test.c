@@ -77,8 +77,9 @@ static void target_is_ceil_of_load_over_high(void **state)
 	assert_int_equal(as_target(&cfg, 241), 4);
 	assert_int_equal(as_target(&cfg, 80), 1);
 	assert_int_equal(as_target(&cfg, 81), 2);
-	assert_int_equal(as_target(&cfg, 0), 1); /* never below min */
-	assert_int_equal(as_target(&cfg, 10000), AS_VCPUS_MAX);
+	assert_int_equal(as_target(&cfg, 0), 1);       /* never below min */
+	assert_int_equal(as_target(&cfg, 10000), 125); /* ceil(10000/80) */
+	assert_int_equal(as_target(&cfg, UINT32_MAX), AS_VCPUS_MAX);
 }
 
 static void target_is_clamped_to_min_and_max(void **state)
@@ -438,7 +439,168 @@ static void config_check_refuses_bad_settings(void **state)
 	expect_config_refused(&cfg, "max vCPUs 2");
 	cfg = base_cfg;
 	cfg.max_vcpus = AS_VCPUS_MAX + 1;
-	expect_config_refused(&cfg, "max vCPUs 33");
+	expect_config_refused(&cfg, "max vCPUs 8193");
+}
+
+/* No small cap: a guest of 64 vCPUs may be scaled to 48 and beyond. */
+static void config_takes_vcpus_up_to_what_xen_allows(void **state)
+{
+	struct as_config cfg = base_cfg;
+	char err[TEXT_MAX] = "";
+
+	(void)state;
+	cfg.min_vcpus = 48;
+	cfg.max_vcpus = 64;
+	assert_int_equal(as_config_check(&cfg, err, sizeof(err)), 0);
+	cfg.min_vcpus = 1;
+	cfg.max_vcpus = AS_VCPUS_MAX;
+	assert_int_equal(as_config_check(&cfg, err, sizeof(err)), 0);
+	/* 48 vCPUs at 90% each: up to ceil(4320/80) = 54. */
+	cfg.max_vcpus = 64;
+	assert_int_equal(as_target(&cfg, 48 * 90), 54);
+}
+
+/* ------------------------------------------------------------- pace */
+
+static const struct as_pace_config base_pace = {
+	.cooldown_ms = 10000,
+	.rate_max = 3,
+	.rate_window_ms = 60000,
+	.backoff_max_ms = 100000,
+};
+
+static enum as_pace_verdict pace_at(const struct as_pace_config *cfg,
+				    const struct as_pace *p, uint64_t now,
+				    uint64_t *wait)
+{
+	*wait = 12345;
+	return as_pace_check(cfg, p, now, wait);
+}
+
+static void no_change_within_the_cooldown(void **state)
+{
+	struct as_pace p;
+	uint64_t wait;
+
+	(void)state;
+	as_pace_init(&p);
+	assert_int_equal(pace_at(&base_pace, &p, 0, &wait), AS_PACE_GO);
+	assert_int_equal(wait, 0);
+	as_pace_started(&p, 1000);
+	as_pace_ended(&base_pace, &p, 2000, true);
+	assert_int_equal(pace_at(&base_pace, &p, 2000, &wait),
+			 AS_PACE_COOLDOWN);
+	assert_int_equal(wait, 10000);
+	assert_int_equal(pace_at(&base_pace, &p, 11999, &wait),
+			 AS_PACE_COOLDOWN);
+	assert_int_equal(wait, 1);
+	assert_int_equal(pace_at(&base_pace, &p, 12000, &wait), AS_PACE_GO);
+}
+
+static void at_most_rate_max_changes_per_window(void **state)
+{
+	struct as_pace_config cfg = base_pace;
+	struct as_pace p;
+	uint64_t wait;
+
+	(void)state;
+	cfg.cooldown_ms = 0;
+	as_pace_init(&p);
+	as_pace_started(&p, 1000);
+	as_pace_ended(&cfg, &p, 1000, true);
+	as_pace_started(&p, 2000);
+	as_pace_ended(&cfg, &p, 2000, true);
+	assert_int_equal(pace_at(&cfg, &p, 3000, &wait), AS_PACE_GO);
+	as_pace_started(&p, 3000);
+	as_pace_ended(&cfg, &p, 3000, true);
+	/* Three in the window that opened at 1000: none until 61000. */
+	assert_int_equal(pace_at(&cfg, &p, 4000, &wait), AS_PACE_RATE);
+	assert_int_equal(wait, 57000);
+	assert_int_equal(pace_at(&cfg, &p, 60999, &wait), AS_PACE_RATE);
+	assert_int_equal(pace_at(&cfg, &p, 61000, &wait), AS_PACE_GO);
+	as_pace_started(&p, 61000);
+	/* Now the window opens at the second change (2000). */
+	assert_int_equal(pace_at(&cfg, &p, 61000, &wait), AS_PACE_RATE);
+	assert_int_equal(wait, 1000);
+	/* rate_max 0: no limit at all. */
+	cfg.rate_max = 0;
+	assert_int_equal(pace_at(&cfg, &p, 61000, &wait), AS_PACE_GO);
+}
+
+/* A guest toggling its claim for an hour gets at most rate_max changes
+ * per window, whatever its claims ask. */
+static void toggling_for_an_hour_is_held_to_the_rate(void **state)
+{
+	struct as_pace_config cfg = base_pace;
+	unsigned int changes = 0;
+	struct as_pace p;
+	uint64_t now, wait;
+
+	(void)state;
+	cfg.cooldown_ms = 5000;
+	cfg.rate_max = 12;
+	cfg.rate_window_ms = 600000;
+	as_pace_init(&p);
+	for (now = 0; now < 3600000; now += 1000) {
+		if (as_pace_check(&cfg, &p, now, &wait) != AS_PACE_GO)
+			continue;
+		as_pace_started(&p, now);
+		as_pace_ended(&cfg, &p, now, true);
+		changes++;
+	}
+	assert_int_equal(changes, 12 * 6);
+}
+
+static void failures_back_off_doubling_up_to_the_most(void **state)
+{
+	struct as_pace p;
+	uint64_t wait;
+
+	(void)state;
+	as_pace_init(&p);
+	as_pace_started(&p, 0);
+	as_pace_ended(&base_pace, &p, 0, false);
+	assert_int_equal(pace_at(&base_pace, &p, 0, &wait), AS_PACE_BACKOFF);
+	assert_int_equal(wait, 20000); /* 10 s x 2 */
+	as_pace_started(&p, 20000);
+	as_pace_ended(&base_pace, &p, 20000, false);
+	assert_int_equal(pace_at(&base_pace, &p, 20000, &wait),
+			 AS_PACE_BACKOFF);
+	assert_int_equal(wait, 40000); /* 10 s x 4 */
+	as_pace_started(&p, 60000);
+	as_pace_ended(&base_pace, &p, 60000, false);
+	assert_int_equal(pace_at(&base_pace, &p, 60000, &wait),
+			 AS_PACE_BACKOFF);
+	assert_int_equal(wait, 80000);
+	as_pace_started(&p, 140000);
+	as_pace_ended(&base_pace, &p, 140000, false);
+	assert_int_equal(pace_at(&base_pace, &p, 140000, &wait),
+			 AS_PACE_BACKOFF);
+	assert_int_equal(wait, 100000); /* at backoff_max */
+	/* A success ends the backoff: the plain cooldown again. */
+	as_pace_started(&p, 240000);
+	as_pace_ended(&base_pace, &p, 240000, true);
+	assert_int_equal(pace_at(&base_pace, &p, 240000, &wait),
+			 AS_PACE_COOLDOWN);
+	assert_int_equal(wait, 10000);
+}
+
+static void pace_check_refuses_bad_settings(void **state)
+{
+	struct as_pace_config cfg = base_pace;
+	char err[TEXT_MAX] = "";
+
+	(void)state;
+	assert_int_equal(as_pace_config_check(&cfg, err, sizeof(err)), 0);
+	cfg.rate_max = AS_RATE_MAX + 1;
+	assert_int_equal(as_pace_config_check(&cfg, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "rate limit of 65 changes"));
+	cfg.rate_max = 2;
+	cfg.rate_window_ms = 0;
+	assert_int_equal(as_pace_config_check(&cfg, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "needs a window"));
+	assert_string_equal(as_pace_name(AS_PACE_RATE), "rate-limit");
+	assert_string_equal(as_pace_name(AS_PACE_BACKOFF), "backoff");
 }
 
 static void describe_names_load_threshold_hold_and_target(void **state)
@@ -502,6 +664,12 @@ int main(void)
 		cmocka_unit_test(clock_going_back_restarts_the_hold),
 		cmocka_unit_test(config_check_accepts_defaults),
 		cmocka_unit_test(config_check_refuses_bad_settings),
+		cmocka_unit_test(config_takes_vcpus_up_to_what_xen_allows),
+		cmocka_unit_test(no_change_within_the_cooldown),
+		cmocka_unit_test(at_most_rate_max_changes_per_window),
+		cmocka_unit_test(toggling_for_an_hour_is_held_to_the_rate),
+		cmocka_unit_test(failures_back_off_doubling_up_to_the_most),
+		cmocka_unit_test(pace_check_refuses_bad_settings),
 		cmocka_unit_test(describe_names_load_threshold_hold_and_target),
 		cmocka_unit_test(every_reason_has_a_name),
 	};

@@ -151,31 +151,81 @@ static void claim_never_exceeds_maxvcpus(void **state)
 			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, MAXVCPUS * 100);
 	in.guest = MAXVCPUS * 100; /* exactly all of them: as is */
-	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+	assert_int_equal(as_signal_choose(AS_SIGNAL_GUEST, &in, &load),
 			 AS_SOURCE_GUEST);
 	assert_int_equal(load, MAXVCPUS * 100);
 }
 
-/* Idle by Xen's account: a claim cannot take the guest above its count. */
-static void claim_is_bounded_by_xen_when_xen_sees_it_idle(void **state)
+/* Idle by Xen's account: the claim is cut to Xen's figure, and it goes down. */
+static void claim_is_cut_to_xen_when_xen_sees_it_idle(void **state)
 {
-	/* 2 vCPUs, Xen sees 30% (under 2 x 40%), the guest claims 300%. */
-	struct as_signal_input in = input(true, 300, true, 30, 2);
+	/* 4 vCPUs, Xen sees 45% (under 4 x 40%), the guest claims 400%. */
+	struct as_signal_input in = input(true, 400, true, 45, 4);
 	unsigned int load = 0;
 
 	(void)state;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
-	assert_int_equal(load, 2 * HIGH); /* keeps 2: ceil(160/80) */
-	/* --signal guest applies the same bound. */
+	assert_int_equal(load, 45); /* under 160%: scaled down */
+	/* --signal guest applies the same bound when Xen's figure is known. */
 	assert_int_equal(as_signal_choose(AS_SIGNAL_GUEST, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 45);
+	/* A claim of exactly 4 x low would hold the count: cut as well. */
+	in.guest = 4 * LOW;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 45);
+}
+
+/* In the band by Xen's account: no claim takes the guest above its count. */
+static void claim_keeps_the_count_when_xen_sees_it_in_band(void **state)
+{
+	/* 1 vCPU, Xen sees 45% (40..80%), the guest claims 400%. */
+	struct as_signal_input in = input(true, 400, true, 45, 1);
+	unsigned int load = 0;
+
+	(void)state;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, HIGH); /* ceil(80/80) = 1: stays */
+	in.xen = HIGH;		      /* at high exactly: still in the band */
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, HIGH);
+	/* 2 vCPUs, Xen 100% (in 80..160%), claim 300%: kept at 2 x high. */
+	in = input(true, 300, true, 100, 2);
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, 2 * HIGH);
-	/* Xen sees it busy (90% >= 80%): the claim stands. */
-	in.xen = 90;
+}
+
+/* Busy by Xen's account: the claim says how far up, within maxvcpus. */
+static void claim_stands_when_xen_sees_it_busy(void **state)
+{
+	struct as_signal_input in = input(true, 300, true, HIGH + 1, 1);
+	unsigned int load = 0;
+
+	(void)state;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST);
 	assert_int_equal(load, 300);
+	in.guest = 100000;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, MAXVCPUS * 100);
+}
+
+/* auto never runs on the claim alone: without Xen's figure, no load. */
+static void auto_without_xen_takes_no_claim(void **state)
+{
+	struct as_signal_input in = input(true, 250, false, 0, 1);
+	unsigned int load = 7;
+
+	(void)state;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_NONE);
+	assert_int_equal(load, 7); /* untouched */
 }
 
 /* A guest may always give vCPUs back, whatever Xen sees. */
@@ -189,6 +239,10 @@ static void low_claim_is_never_raised(void **state)
 			 AS_SOURCE_GUEST);
 	assert_int_equal(load, 10);
 	in.xen = 300;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 10);
+	in.xen = 100; /* in the band */
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST);
 	assert_int_equal(load, 10);
@@ -225,7 +279,11 @@ int main(void)
 		cmocka_unit_test(guest_signal_takes_the_claim),
 		cmocka_unit_test(auto_prefers_the_guest_then_xen),
 		cmocka_unit_test(claim_never_exceeds_maxvcpus),
-		cmocka_unit_test(claim_is_bounded_by_xen_when_xen_sees_it_idle),
+		cmocka_unit_test(claim_is_cut_to_xen_when_xen_sees_it_idle),
+		cmocka_unit_test(
+			claim_keeps_the_count_when_xen_sees_it_in_band),
+		cmocka_unit_test(claim_stands_when_xen_sees_it_busy),
+		cmocka_unit_test(auto_without_xen_takes_no_claim),
 		cmocka_unit_test(low_claim_is_never_raised),
 		cmocka_unit_test(names_parse_and_print),
 	};

@@ -8,7 +8,16 @@
  * data/smpalt/online and mode, as xl and the guest would).
  *
  * The store fires @introduceDomain and @releaseDomain watches as
- * xenstored does when the test adds or removes a domain.
+ * xenstored does when the test adds or removes a domain, and can be made
+ * to fail a read with an error of the test's choosing.
+ *
+ * Xen's CPU figure comes from the autoscaler's test-only source
+ * (SMPALT_AUTOSCALER_TEST_XEN_LOAD, a directory of one file per domid
+ * holding the percent of one vCPU that Xen is to be taken to see), so the
+ * real decision path runs: CPU time over wall time, the clamp, the policy.
+ * A truthful guest's claim is its demand, and Xen sees as much of it as
+ * its vCPUs can run (the stand-in xl keeps that so after a change); a
+ * hostile guest claims what it likes while Xen sees what the test says.
  *
  * Covered: unreachable xenstore (exit 3), bad option (2), missing domain
  * at --once (4), scaling up and down with the load and the CSV, SIGTERM,
@@ -18,6 +27,15 @@
  * with a new domid, dom0 left out), xl without -i unless --ignore-host,
  * --version, SIGHUP reopening the CSV, log priority prefixes and wall
  * time, the clamp of a guest's claim, --signal xen without Xen.
+ * Hostile guests: inflated claims neither grow a guest nor keep it up,
+ * flapping, garbage, terminal escapes, huge values and many keys change
+ * nothing.  Calm under churn: cooldown, rate limit, backoff after
+ * failures, a hung xl killed (and not blocking --duration's exit), a
+ * domain whose keys cannot be read skipped while the others are scaled.
+ * Identity: whole names (63 'A's do not select a 64-character name), a
+ * domid reused by another domain is not the same domain, libvirt's
+ * domains found by UUID and domid, not by name (libvirt's test driver).  No small caps:
+ * 70 domains, a guest of 64 vCPUs with 48 online.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,12 +64,13 @@
 #error "AUTOSCALER_BIN: the path of smpalt-autoscaler (mk/tools.mk)"
 #endif
 
-#define STORE_MAX 256
+#define STORE_MAX 4096
 #define PATH_LEN 128
-#define VALUE_LEN 64
+#define VALUE_LEN 1100 /* a huge value a guest may write */
+#define ERR_LEN 16
 #define MSG_MAX 4096
-#define TEXT_MAX 16384
-#define ARGS_MAX 24
+#define TEXT_MAX (256 * 1024)
+#define ARGS_MAX 32
 #define POLL_MS 10
 #define WAIT_MS 5000
 #define NS_PER_MS 1000000L
@@ -61,6 +80,17 @@
 #define OTHER_DOMID 4
 #define REBOOTED_DOMID 5
 #define GUEST_MAXVCPUS 4
+#define BIG_MAXVCPUS 64
+#define BIG_ONLINE 48
+#define MANY_DOMAINS 70
+#define FIRST_MANY_DOMID 10
+#define MANY_KEYS 500
+/* libvirt's test driver: its running domain "test". */
+#define LIBVIRT_DOMID 1
+#define LIBVIRT_MAXVCPUS 2
+#define LIBVIRT_UUID "6695eb01-f6a4-8304-79aa-97f2502e193f"
+/* Exit of a run that never ends: bounded, so that a test fails, not hangs. */
+#define EXIT_WAIT_MS 20000
 /* A stand-in xl this slow spans several sample periods. */
 #define SLOW_XL_MS "400"
 
@@ -70,9 +100,11 @@
 #define EXIT_NO_DOMAIN 4
 #define EXIT_RUNTIME 1
 #define EXIT_XENSTAT 6
+/* The autoscaler's test-only source of Xen's CPU figure. */
+#define ENV_XEN_DIR "SMPALT_AUTOSCALER_TEST_XEN_LOAD"
 
 /* Short periods so that each test takes a fraction of a second. */
-#define FAST_ARGS "--period", "0.05", "--hold", "0.1"
+#define FAST_ARGS "--period", "0.05", "--hold", "0.1", "--cooldown", "0.1"
 
 /* ------------------------------------------------- in-memory xenstore */
 
@@ -80,6 +112,7 @@ struct node {
 	bool used;
 	char path[PATH_LEN];
 	char value[VALUE_LEN];
+	char err[ERR_LEN]; /* a read fails with this error ("" : none) */
 };
 
 static struct node store[STORE_MAX];
@@ -126,6 +159,19 @@ static void store_set(const char *path, const char *value)
 	n->used = true;
 	snprintf(n->path, sizeof(n->path), "%s", path);
 	snprintf(n->value, sizeof(n->value), "%s", value);
+	n->err[0] = '\0';
+	pthread_mutex_unlock(&store_lock);
+}
+
+/* Reads of path fail with err (an errno name: "EACCES"), "" for none. */
+static void store_fail(const char *path, const char *err)
+{
+	struct node *n;
+
+	pthread_mutex_lock(&store_lock);
+	n = store_find(path);
+	assert_non_null(n);
+	snprintf(n->err, sizeof(n->err), "%s", err);
 	pthread_mutex_unlock(&store_lock);
 }
 
@@ -164,6 +210,17 @@ static bool store_get(const char *path, char *value, size_t len)
 		snprintf(value, len, "%s", n->value);
 	pthread_mutex_unlock(&store_lock);
 	return n != NULL;
+}
+
+/* The error a read of path is to fail with, if any (err[0] then set). */
+static void store_error(const char *path, char *err, size_t len)
+{
+	struct node *n;
+
+	pthread_mutex_lock(&store_lock);
+	n = store_find(path);
+	snprintf(err, len, "%s", n ? n->err : "");
+	pthread_mutex_unlock(&store_lock);
 }
 
 /* Children of path, each NUL-terminated; -1 if path does not exist. */
@@ -310,13 +367,17 @@ static void *serve_client(void *arg)
 
 	while (read_full(fd, &req, sizeof(req)) && req.len <= MSG_MAX &&
 	       read_full(fd, body, req.len)) {
-		char value[VALUE_LEN];
+		static __thread char value[VALUE_LEN];
+		char err[ERR_LEN];
 		int n;
 
 		body[req.len] = '\0';
 		switch (req.type) {
 		case XS_READ:
-			if (store_get(body, value, sizeof(value)))
+			store_error(body, err, sizeof(err));
+			if (err[0])
+				reply_error(fd, &req, err);
+			else if (store_get(body, value, sizeof(value)))
 				reply(fd, &req, XS_READ, value, strlen(value));
 			else
 				reply_error(fd, &req, "ENOENT");
@@ -416,11 +477,46 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Xen's figure for a domain, in the autoscaler's test-only source. */
+static void write_xen_figure(const char *dir, unsigned int domid,
+			     unsigned int pct)
+{
+	char path[PATH_LEN], tmp[PATH_LEN + 8];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u", dir, domid);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "%u\n", pct);
+	fclose(f);
+	rename(tmp, path); /* whole, never half-written */
+}
+
+/* A truthful guest's demand (its file "<domid>.demand" beside), or -1. */
+static long read_demand(const char *dir, unsigned int domid)
+{
+	char path[PATH_LEN];
+	long demand = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u.demand", dir, domid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &demand) != 1)
+			demand = -1;
+		fclose(f);
+	}
+	return demand;
+}
+
 /*
  * xl vcpu-set [-i] DOMID N, as xl and the guest together would answer it:
- * cpu/<i>/availability for every vCPU, then data/smpalt/online and mode.
- * It logs "DOMID N" (with "-i " in front when given) to FAKE_XL_LOG.
- * FAKE_XL_FAIL in the environment makes it fail.
+ * cpu/<i>/availability for every vCPU, then data/smpalt/online and mode;
+ * for a truthful guest, Xen then sees as much of its demand as N vCPUs
+ * run.  It logs "DOMID N" (with "-i " in front when given) to FAKE_XL_LOG.
+ * FAKE_XL_FAIL in the environment makes it fail, FAKE_XL_HANG hang.
  */
 static int fake_xl(int argc, char **argv)
 {
@@ -444,6 +540,8 @@ static int fake_xl(int argc, char **argv)
 		sleep_ms(atol(getenv("FAKE_XL_DELAY_MS")));
 	if (getenv("FAKE_XL_FAIL"))
 		return EXIT_RUNTIME;
+	while (getenv("FAKE_XL_HANG"))
+		pause(); /* until killed */
 	h = xs_open(0);
 	if (!h)
 		return EXIT_XENSTORE;
@@ -463,28 +561,81 @@ static int fake_xl(int argc, char **argv)
 	xs_write(h, XBT_NULL, path, n > 1 ? "smp" : "up",
 		 strlen(n > 1 ? "smp" : "up"));
 	xs_close(h);
+	if (getenv(ENV_XEN_DIR)) {
+		long demand = read_demand(getenv(ENV_XEN_DIR), domid);
+
+		if (demand >= 0)
+			write_xen_figure(getenv(ENV_XEN_DIR), domid,
+					 (unsigned int)demand < n * 100
+						 ? (unsigned int)demand
+						 : n * 100);
+	}
 	return 0;
 }
 
 /* ------------------------------------------------------------ helpers */
 
 static char out_path[DIR_LEN + 16], csv_path[DIR_LEN + 16],
-	xl_log[DIR_LEN + 16];
+	xl_log[DIR_LEN + 16], xen_dir[DIR_LEN + 16];
 
-/* An smpalt guest as xl and the guest itself leave it in xenstore. */
-static void add_guest(unsigned int domid, const char *name, const char *load)
+/* What Xen sees a domain use, in percent of one vCPU. */
+static void set_xen(unsigned int domid, unsigned int pct)
 {
+	write_xen_figure(xen_dir, domid, pct);
+}
+
+/* The guest's own claim in data/smpalt/load, whatever it is. */
+static void set_claim(unsigned int domid, const char *claim)
+{
+	store_setf(claim, "/local/domain/%u/data/smpalt/load", domid);
+}
+
+/* A truthful guest with this much work on `online` vCPUs: it claims the
+ * demand, Xen sees as much of it as the vCPUs run. */
+static void set_demand(unsigned int domid, unsigned int demand,
+		       unsigned int online)
+{
+	char path[PATH_LEN], num[VALUE_LEN];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%u.demand", xen_dir, domid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%u\n", demand);
+	fclose(f);
+	snprintf(num, sizeof(num), "%u", demand);
+	set_claim(domid, num);
+	set_xen(domid, demand < online * 100 ? demand : online * 100);
+}
+
+/* A guest of maxvcpus vCPUs, `online` of them up, as xl and the guest
+ * leave it in xenstore (its /vm UUID ends in its domid). */
+static void add_guest_sized(unsigned int domid, const char *name,
+			    unsigned int maxvcpus, unsigned int online)
+{
+	char num[VALUE_LEN];
 	unsigned int i;
 
 	store_setf(name, "/local/domain/%u/name", domid);
-	for (i = 0; i < GUEST_MAXVCPUS; i++)
-		store_setf(i ? "offline" : "online",
+	snprintf(num, sizeof(num), "/vm/00000000-0000-4000-8000-%012u", domid);
+	store_setf(num, "/local/domain/%u/vm", domid);
+	for (i = 0; i < maxvcpus; i++)
+		store_setf(i < online ? "online" : "offline",
 			   "/local/domain/%u/cpu/%u/availability", domid, i);
-	store_setf("1", "/local/domain/%u/data/smpalt/online", domid);
-	store_setf("up", "/local/domain/%u/data/smpalt/mode", domid);
+	snprintf(num, sizeof(num), "%u", online);
+	store_setf(num, "/local/domain/%u/data/smpalt/online", domid);
+	store_setf(online > 1 ? "smp" : "up",
+		   "/local/domain/%u/data/smpalt/mode", domid);
 	store_setf("100", "/local/domain/%u/data/smpalt/throughput", domid);
+}
+
+/* An smpalt guest at 1 vCPU; load: its demand (truthful), or NULL: it
+ * publishes none and Xen has no figure for it. */
+static void add_guest(unsigned int domid, const char *name, const char *load)
+{
+	add_guest_sized(domid, name, GUEST_MAXVCPUS, 1);
 	if (load)
-		store_setf(load, "/local/domain/%u/data/smpalt/load", domid);
+		set_demand(domid, (unsigned int)atoi(load), 1);
 }
 
 /* A guest created while the autoscaler runs: xl introduces it. */
@@ -504,6 +655,21 @@ static void destroy_guest(unsigned int domid)
 	fire_watch("@releaseDomain");
 }
 
+/* An empty directory of Xen figures. */
+static void clear_xen_dir(void)
+{
+	char path[PATH_LEN];
+	unsigned int id;
+
+	mkdir(xen_dir, 0700);
+	for (id = 0; id < FIRST_MANY_DOMID + MANY_DOMAINS; id++) {
+		snprintf(path, sizeof(path), "%s/%u", xen_dir, id);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%u.demand", xen_dir, id);
+		unlink(path);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -514,12 +680,16 @@ static int setup(void **state)
 	snprintf(out_path, sizeof(out_path), "%s/out.log", tmpdir);
 	snprintf(csv_path, sizeof(csv_path), "%s/as.csv", tmpdir);
 	snprintf(xl_log, sizeof(xl_log), "%s/xl.log", tmpdir);
+	snprintf(xen_dir, sizeof(xen_dir), "%s/xen", tmpdir);
 	unlink(out_path);
 	unlink(csv_path);
 	unlink(xl_log);
+	clear_xen_dir();
 	setenv("FAKE_XL_LOG", xl_log, 1);
+	setenv(ENV_XEN_DIR, xen_dir, 1);
 	unsetenv("FAKE_XL_FAIL");
 	unsetenv("FAKE_XL_DELAY_MS");
+	unsetenv("FAKE_XL_HANG");
 	return 0;
 }
 
@@ -673,11 +843,11 @@ static void load_drives_vcpus_up_then_down_and_fills_the_csv(void **state)
 	sleep_ms(POLL_MS * 20);
 	assert_int_equal(count_lines(xl_log), 0); /* idle: no change */
 
-	store_setf("250", "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
+	set_demand(GUEST_DOMID, 250, 1);
 	assert_true(wait_for_text(xl_log, "3 4\n")); /* ceil(250/80) */
 	assert_true(wait_for_text(csv_path, ",guest,250,4,smp,100,"));
 	sleep_ms(POLL_MS * 10); /* in the band now: no further change */
-	store_setf("0", "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
+	set_demand(GUEST_DOMID, 0, 4);
 	assert_true(wait_for_text(xl_log, "3 1\n"));
 	sleep_ms(POLL_MS * 10);
 
@@ -692,9 +862,11 @@ static void load_drives_vcpus_up_then_down_and_fills_the_csv(void **state)
 	expect_in_file(csv_path,
 		       "time_s,domain,load,vcpus,mode,throughput,"
 		       "unix_time,domid,signal,guest_load,xen_load\n");
-	/* No Xen here: the guest's figure, no Xen figure. */
+	/* The guest's figure, with Xen's beside it (100% of 1 vCPU, then
+	 * 250% of 4). */
 	expect_in_file(csv_path, ",guest,250,4,smp,100,");
-	expect_in_file(csv_path, ",3,guest,250,\n");
+	expect_in_file(csv_path, ",3,guest,250,100\n");
+	expect_in_file(csv_path, ",3,guest,250,250\n");
 	expect_in_file(csv_path, ",guest,0,1,up,100,");
 	assert_true(count_lines(csv_path) > 10);
 }
@@ -789,9 +961,14 @@ static void absent_load_is_logged_once_and_recorded_empty(void **state)
 	pid = start_autoscaler(FAST_ARGS, "--duration", "0.3", "--csv",
 			       csv_path, "guest", NULL);
 	assert_int_equal(wait_exit(pid), 0);
-	expect_in_file(out_path, "data/smpalt/load absent");
+	expect_in_file(out_path, "guest (domain 3): no CPU time from Xen for "
+				 "it: not deciding until there is");
 	expect_in_file(csv_path, ",guest,,1,up,100,");
 	assert_int_equal(count_lines(xl_log), 0);
+	pid = start_autoscaler(FAST_ARGS, "--duration", "0.3", "--signal",
+			       "guest", "guest", NULL);
+	assert_int_equal(wait_exit(pid), 0);
+	expect_in_file(out_path, "data/smpalt/load absent");
 }
 
 static void csv_quotes_a_name_with_a_comma(void **state)
@@ -945,7 +1122,7 @@ static void guest_claim_is_capped_at_its_maxvcpus(void **state)
 			 0);
 	expect_in_file(out_path, "data/smpalt/load 100000% capped");
 	expect_in_file(csv_path, ",guest,400,1,up,100,");
-	expect_in_file(csv_path, ",3,guest-capped,100000,\n");
+	expect_in_file(csv_path, ",3,guest-capped,100000,100\n");
 }
 
 /* Without Xen (no privcmd) --signal xen cannot work: it says so. */
@@ -955,15 +1132,393 @@ static void signal_xen_without_xen_exits_6(void **state)
 	if (!access("/dev/xen/privcmd", F_OK))
 		skip(); /* a dom0: Xen's accounting is there */
 	add_guest(GUEST_DOMID, "guest", "250");
+	unsetenv(ENV_XEN_DIR);
 	assert_int_equal(wait_exit(start_autoscaler("--once", "--signal", "xen",
 						    "guest", NULL)),
 			 EXIT_XENSTAT);
 	expect_in_file(out_path, "needed by --signal xen");
+	/* auto neither: it never falls back to the guest's claim alone. */
+	assert_int_equal(wait_exit(start_autoscaler("--once", "guest", NULL)),
+			 EXIT_XENSTAT);
+	expect_in_file(out_path, "needed by --signal auto, which bounds the "
+				 "guests' claims by it");
 	assert_int_equal(count_lines(xl_log), 0);
+	/* --signal guest is the explicit choice to trust the claim. */
+	assert_int_equal(wait_exit(start_autoscaler("--once", "--signal",
+						    "guest", "guest", NULL)),
+			 0);
+	expect_in_file(xl_log, "3 4\n");
 	assert_int_equal(
 		wait_exit(start_autoscaler("--signal", "cpu", "guest", NULL)),
 		EXIT_USAGE);
 	expect_in_file(out_path, "--signal: 'cpu'");
+}
+
+/* The exit status of pid, which must end within EXIT_WAIT_MS (else it is
+ * killed and the test fails: a hang is a failure, not a stuck test). */
+static int wait_exit_bounded(pid_t pid)
+{
+	int waited, status;
+
+	for (waited = 0; waited < EXIT_WAIT_MS; waited += POLL_MS) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		assert_true(r >= 0);
+		if (r == pid) {
+			assert_true(WIFEXITED(status));
+			return WEXITSTATUS(status);
+		}
+		sleep_ms(POLL_MS);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	fail_msg("still running after %d ms", EXIT_WAIT_MS);
+	return -1;
+}
+
+static void stop_autoscaler(pid_t pid)
+{
+	assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still up */
+	kill(pid, SIGTERM);
+	assert_int_equal(wait_exit_bounded(pid), 0);
+}
+
+/* ------------------------------------------------ hostile guests */
+
+/* Xen sees 45% of its 1 vCPU; it claims 400%: it does not grow. */
+static void inflated_claim_does_not_grow_an_idle_guest(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", NULL);
+	set_claim(GUEST_DOMID, "400");
+	set_xen(GUEST_DOMID, 45);
+	pid = start_autoscaler(FAST_ARGS, "--duration", "1", "--csv", csv_path,
+			       "guest", NULL);
+	assert_int_equal(wait_exit_bounded(pid), 0);
+	assert_int_equal(count_lines(xl_log), 0);
+	expect_in_file(out_path, "data/smpalt/load 400% capped (maxvcpus 4, "
+				 "Xen measures 45% on 1 vCPU)");
+	/* The count's worth of high was the load: 80% of 1 vCPU. */
+	expect_in_file(csv_path, ",guest,80,1,up,100,");
+	expect_in_file(csv_path, ",3,guest-capped,400,45\n");
+}
+
+/* At 4 vCPUs, Xen sees 45%, it claims 400%: it is scaled down. */
+static void inflated_claim_does_not_keep_an_idle_guest_up(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest_sized(GUEST_DOMID, "guest", GUEST_MAXVCPUS, GUEST_MAXVCPUS);
+	set_claim(GUEST_DOMID, "400");
+	set_xen(GUEST_DOMID, 45);
+	pid = start_autoscaler(FAST_ARGS, "guest", NULL);
+	assert_true(wait_for_text(xl_log, "3 1\n")); /* ceil(45/80) */
+	assert_true(wait_for_text(out_path, "xl: vcpus 1 done"));
+	sleep_ms(POLL_MS * 20);
+	stop_autoscaler(pid);
+	/* At 1 vCPU 45% is in the band: the claim holds it there. */
+	assert_int_equal(count_lines(xl_log), 1);
+	expect_in_file(out_path, "load 45%, vcpus 4 -> 1: under-low");
+}
+
+/*
+ * Claims that flap, are not numbers, carry terminal escapes, are huge,
+ * among hundreds of other keys the guest writes: Xen sees 45% of 1 vCPU,
+ * and nothing changes, nothing of it reaches the log.
+ */
+static void flapping_and_garbage_claims_change_nothing(void **state)
+{
+	static const char *const claims[] = {
+		"400",
+		"0",
+		"4294967295",
+		"99999999999999999999999999",
+		"\x1b]0;owned\x07\x1b[2J250",
+		"-5",
+		"2.5e2",
+		" 250",
+		"250\n",
+		"0x190",
+		"",
+	};
+	char huge[VALUE_LEN];
+	unsigned int i, round;
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", NULL);
+	set_xen(GUEST_DOMID, 45);
+	for (i = 0; i < MANY_KEYS; i++) {
+		char path[PATH_LEN];
+
+		snprintf(path, sizeof(path),
+			 "/local/domain/%u/data/smpalt/junk%u", GUEST_DOMID, i);
+		store_set(path, "\x1b[31m999");
+	}
+	memset(huge, '9', sizeof(huge) - 1);
+	huge[sizeof(huge) - 1] = '\0';
+	pid = start_autoscaler(FAST_ARGS, "--csv", csv_path, "guest", NULL);
+	assert_true(wait_for_text(out_path, "watching guest (domain 3)"));
+	/* Each claim stands longer than the hold (0.1 s), some flap
+	 * between rounds of it. */
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < sizeof(claims) / sizeof(claims[0]); i++) {
+			set_claim(GUEST_DOMID, claims[i]);
+			sleep_ms(POLL_MS * (round ? 3 : 15));
+		}
+		set_claim(GUEST_DOMID, huge);
+		sleep_ms(POLL_MS * 15);
+	}
+	stop_autoscaler(pid);
+	assert_int_equal(count_lines(xl_log), 0);
+	expect_not_in_file(out_path, "\x1b");
+	expect_not_in_file(out_path, "->");
+}
+
+/* ------------------------------------------------ calm under churn */
+
+/* Demand up, down, up again: the third change waits for the window. */
+static void rate_limit_holds_changes_back(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	pid = start_autoscaler(FAST_ARGS, "--rate-max", "2", "--rate-window",
+			       "600", "guest", NULL);
+	assert_true(wait_for_text(xl_log, "3 4\n"));
+	set_demand(GUEST_DOMID, 0, 4);
+	assert_true(wait_for_text(xl_log, "3 1\n"));
+	set_demand(GUEST_DOMID, 250, 1);
+	assert_true(wait_for_text(out_path, "guest (domain 3): load 250%, "
+					    "vcpus 1 -> 4 held back: "
+					    "rate-limit for "));
+	stop_autoscaler(pid);
+	assert_int_equal(count_lines(xl_log), 2);
+}
+
+/* After a change, none for the cooldown, whatever the load says. */
+static void cooldown_holds_the_next_change_back(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	pid = start_autoscaler(FAST_ARGS, "--cooldown", "600", "guest", NULL);
+	assert_true(wait_for_text(xl_log, "3 4\n"));
+	set_demand(GUEST_DOMID, 0, 4);
+	assert_true(wait_for_text(out_path, "vcpus 4 -> 1 held back: "
+					    "cooldown for "));
+	stop_autoscaler(pid);
+	assert_int_equal(count_lines(xl_log), 1);
+	expect_in_file(out_path, "1 held back");
+}
+
+/* A failing xl: each failure doubles the wait before the next try. */
+static void failures_back_off(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("FAKE_XL_FAIL", "1", 1);
+	pid = start_autoscaler("--period", "0.05", "--hold", "0", "--cooldown",
+			       "0.5", "--backoff-max", "600", "guest", NULL);
+	/* The cooldown (0.5 s) doubled per failure in a row. */
+	assert_true(wait_for_text(out_path,
+				  "xl: vcpus 4 failed (exit status 1) after"));
+	assert_true(wait_for_text(out_path, "(no change for 1.0 s: 1 failure "
+					    "in a row)"));
+	assert_true(wait_for_text(out_path, "held back: backoff for "));
+	assert_true(wait_for_text(out_path, "(no change for 2.0 s: 2 failures "
+					    "in a row)"));
+	stop_autoscaler(pid);
+	expect_not_in_file(out_path, "held back: cooldown");
+}
+
+/* An xl that hangs is killed at --change-timeout; the daemon goes on. */
+static void hung_xl_is_killed_and_counted(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	add_guest(OTHER_DOMID, "other", "0");
+	setenv("FAKE_XL_HANG", "1", 1);
+	pid = start_autoscaler(FAST_ARGS, "--change-timeout", "0.3", "guest",
+			       "other", NULL);
+	assert_true(wait_for_text(out_path, "guest (domain 3): xl: vcpus 4 "
+					    "failed (timed out after 300 ms: "
+					    "killed)"));
+	stop_autoscaler(pid);
+	expect_in_file(out_path, "timed out)");
+	expect_not_in_file(out_path, "0 timed out");
+}
+
+/* --duration ends on time even while an xl hangs: it is killed. */
+static void hung_xl_does_not_block_the_exit(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("FAKE_XL_HANG", "1", 1);
+	pid = start_autoscaler(FAST_ARGS, "--change-timeout", "3600",
+			       "--duration", "0.5", "guest", NULL);
+	assert_int_equal(wait_exit_bounded(pid), 0);
+	expect_in_file(xl_log, "3 4\n");
+	expect_in_file(out_path, "xl: vcpus 4 failed (still running: killed)");
+	expect_in_file(out_path, "stopped after");
+}
+
+/* A read error on one domain skips it for the round; it is retried, the
+ * others are scaled, the daemon stays up. */
+static void unreadable_domain_is_skipped_and_retried(void **state)
+{
+	char load_key[PATH_LEN];
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	add_guest(OTHER_DOMID, "other", "250");
+	snprintf(load_key, sizeof(load_key),
+		 "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
+	store_fail(load_key, "EACCES");
+	pid = start_autoscaler(FAST_ARGS, "guest", "other", NULL);
+	assert_true(wait_for_text(out_path,
+				  "guest (domain 3): cannot read its "
+				  "keys: Permission denied: skipped"));
+	assert_true(wait_for_text(xl_log, "4 4\n"));
+	expect_not_in_file(xl_log, "3 ");
+	store_fail(load_key, "");
+	assert_true(wait_for_text(out_path, "guest (domain 3): its keys can be "
+					    "read again"));
+	assert_true(wait_for_text(xl_log, "3 4\n"));
+	stop_autoscaler(pid);
+}
+
+/* ------------------------------------------------------ identity */
+
+/* A name is whole: 63 'A's select no domain named with 64. */
+static void a_name_is_never_cut(void **state)
+{
+	char name64[65], name63[64];
+
+	(void)state;
+	memset(name64, 'A', 64);
+	name64[64] = '\0';
+	memset(name63, 'A', 63);
+	name63[63] = '\0';
+	add_guest(GUEST_DOMID, name64, "250");
+	assert_int_equal(wait_exit(start_autoscaler("--once", name63, NULL)),
+			 EXIT_NO_DOMAIN);
+	assert_int_equal(count_lines(xl_log), 0);
+	assert_int_equal(wait_exit(start_autoscaler("--once", name64, NULL)),
+			 0);
+	expect_in_file(out_path, name64);
+	expect_in_file(xl_log, "3 4\n");
+}
+
+/* The domid goes to another domain (another /vm UUID): not followed. */
+static void reused_domid_is_another_domain(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	pid = start_autoscaler(FAST_ARGS, "guest", NULL);
+	assert_true(wait_for_text(out_path, "watching guest (domain 3)"));
+	expect_in_file(out_path, "uuid 00000000-0000-4000-8000-000000000003");
+	store_setf("/vm/11111111-2222-4333-8444-555555555555",
+		   "/local/domain/%u/vm", GUEST_DOMID);
+	store_setf("stranger", "/local/domain/%u/name", GUEST_DOMID);
+	assert_true(wait_for_text(out_path, "guest (domain 3): its domid went "
+					    "to another domain: dropped"));
+	set_demand(GUEST_DOMID, 250, 1);
+	sleep_ms(POLL_MS * 20);
+	stop_autoscaler(pid);
+	assert_int_equal(count_lines(xl_log), 0);
+	expect_not_in_file(out_path, "watching stranger");
+}
+
+/*
+ * With --libvirt test:///default (libvirt's in-library test driver, in the
+ * daemon's own process: a running domain "test", id 1, 2 vCPUs): the
+ * domain whose /vm UUID and domid are libvirt's goes through libvirt
+ * whatever its name; xenstore's domain 3 named "test" is not libvirt's
+ * "test" and goes through xl.
+ */
+static void libvirt_domains_are_found_by_uuid_and_domid(void **state)
+{
+	int rc;
+
+	(void)state;
+	add_guest_sized(LIBVIRT_DOMID, "lv-guest", LIBVIRT_MAXVCPUS,
+			LIBVIRT_MAXVCPUS);
+	store_setf("/vm/" LIBVIRT_UUID, "/local/domain/%u/vm", LIBVIRT_DOMID);
+	set_claim(LIBVIRT_DOMID, "10");
+	set_xen(LIBVIRT_DOMID, 10);
+	add_guest(GUEST_DOMID, "test", "250");
+	rc = wait_exit(start_autoscaler("--once", "--libvirt",
+					"test:///default", "lv-guest", "test",
+					NULL));
+	if (rc == EXIT_USAGE)
+		skip(); /* built without the libvirt backend */
+	assert_int_equal(rc, 0);
+	expect_in_file(out_path, "watching lv-guest (domain 1): ");
+	expect_in_file(out_path, "via libvirt, uuid " LIBVIRT_UUID);
+	expect_in_file(out_path, "lv-guest (domain 1): libvirt: vcpus 1 done");
+	expect_in_file(out_path, "watching test (domain 3): ");
+	expect_in_file(out_path, "test (domain 3): xl: vcpus 4 done");
+	expect_in_file(xl_log, "3 4\n");
+	assert_int_equal(count_lines(xl_log), 1);
+}
+
+/* ------------------------------------------------ no small caps */
+
+static void seventy_domains_are_all_followed(void **state)
+{
+	char name[VALUE_LEN], text[VALUE_LEN];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < MANY_DOMAINS; i++) {
+		snprintf(name, sizeof(name), "many-%u", i);
+		add_guest(FIRST_MANY_DOMID + i, name, "250");
+	}
+	assert_int_equal(wait_exit(start_autoscaler("--once", "many-*", NULL)),
+			 0);
+	assert_int_equal(count_lines(xl_log), MANY_DOMAINS);
+	snprintf(text, sizeof(text), "watching many-%u (domain %u)",
+		 MANY_DOMAINS - 1, FIRST_MANY_DOMID + MANY_DOMAINS - 1);
+	expect_in_file(out_path, text);
+	snprintf(text, sizeof(text), "%u 4\n",
+		 FIRST_MANY_DOMID + MANY_DOMAINS - 1);
+	expect_in_file(xl_log, text);
+}
+
+/* maxvcpus 64, 48 online: seen as 48, and --max 48 is taken. */
+static void guest_of_64_vcpus_is_seen_whole(void **state)
+{
+	(void)state;
+	add_guest_sized(GUEST_DOMID, "big", BIG_MAXVCPUS, BIG_ONLINE);
+	set_claim(GUEST_DOMID, "4320");
+	set_xen(GUEST_DOMID, BIG_ONLINE * 90); /* 90% of each */
+	assert_int_equal(wait_exit(start_autoscaler("--once", "-v", "--max",
+						    "48", "big", NULL)),
+			 0);
+	expect_in_file(out_path, "watching big (domain 3): vcpus 1..48");
+	expect_in_file(out_path,
+		       "big (domain 3): load 4320%, vcpus 48 -> 48: at-max");
+	assert_int_equal(count_lines(xl_log), 0);
+	set_xen(GUEST_DOMID, BIG_ONLINE * 10); /* 10% of each */
+	assert_int_equal(
+		wait_exit(start_autoscaler("--once", "--dry-run", "big", NULL)),
+		0);
+	expect_in_file(out_path, "load 480%, vcpus 48 -> 6: under-low");
 }
 
 int main(int argc, char **argv)
@@ -1005,6 +1560,26 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(guest_claim_is_capped_at_its_maxvcpus,
 				       setup),
 		cmocka_unit_test_setup(signal_xen_without_xen_exits_6, setup),
+		cmocka_unit_test_setup(
+			inflated_claim_does_not_grow_an_idle_guest, setup),
+		cmocka_unit_test_setup(
+			inflated_claim_does_not_keep_an_idle_guest_up, setup),
+		cmocka_unit_test_setup(
+			flapping_and_garbage_claims_change_nothing, setup),
+		cmocka_unit_test_setup(rate_limit_holds_changes_back, setup),
+		cmocka_unit_test_setup(cooldown_holds_the_next_change_back,
+				       setup),
+		cmocka_unit_test_setup(failures_back_off, setup),
+		cmocka_unit_test_setup(hung_xl_is_killed_and_counted, setup),
+		cmocka_unit_test_setup(hung_xl_does_not_block_the_exit, setup),
+		cmocka_unit_test_setup(unreadable_domain_is_skipped_and_retried,
+				       setup),
+		cmocka_unit_test_setup(a_name_is_never_cut, setup),
+		cmocka_unit_test_setup(reused_domid_is_another_domain, setup),
+		cmocka_unit_test_setup(
+			libvirt_domains_are_found_by_uuid_and_domid, setup),
+		cmocka_unit_test_setup(seventy_domains_are_all_followed, setup),
+		cmocka_unit_test_setup(guest_of_64_vcpus_is_seen_whole, setup),
 	};
 	ssize_t n;
 	int rc;
