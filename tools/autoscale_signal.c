@@ -32,13 +32,19 @@ bool as_cpu_load(uint64_t cpu_ns_delta, uint64_t wall_ns_delta,
  * (n vCPUs now): busy by Xen's account (above n x high), the claim says how
  * far up, within most; in the band, no further than n x high (the count
  * stays); idle (under n x low), no higher than Xen's own figure, unless
- * the claim is already under n x low (it scales down on its own).
+ * the claim is already under n x low (it scales down on its own).  n is
+ * at most the host's CPU count: Xen cannot see more of them busy.
  */
 static uint64_t xen_bound(const struct as_signal_input *in, uint64_t claim,
 			  uint64_t most)
 {
-	uint64_t low = (uint64_t)in->vcpus * in->low_pct;
-	uint64_t high = (uint64_t)in->vcpus * in->high_pct;
+	unsigned int n = in->vcpus;
+	uint64_t low, high;
+
+	if (in->host_cpus && n > in->host_cpus)
+		n = in->host_cpus;
+	low = (uint64_t)n * in->low_pct;
+	high = (uint64_t)n * in->high_pct;
 
 	if (in->xen > high)
 		return most;

@@ -17,6 +17,10 @@
  *   <= n x high (in band)    n x high                the count stays
  *   > n x high (busy)        (not cut)               the claim sets how far up
  *
+ * On a host with fewer CPUs than the domain has vCPUs (test machines,
+ * --ignore-host), n is the host's CPU count: Xen can never see more busy
+ * than that, and a guest using all of it must not look idle.
+ *
  * A guest can thus always give its vCPUs back (a claim below the bound
  * stands), gets more only while Xen sees it use close to all it has, and
  * loses them when Xen sees it idle, whatever it claims.  Under auto a claim
@@ -53,6 +57,7 @@ struct as_signal_input {
 	unsigned int xen;      /* from as_cpu_load() */
 	unsigned int vcpus;    /* count set now */
 	unsigned int maxvcpus; /* the domain's */
+	unsigned int host_cpus; /* the host's physical CPUs, 0 if unknown */
 	unsigned int high_pct; /* the policy's thresholds */
 	unsigned int low_pct;
 };

@@ -167,6 +167,7 @@ struct domain {
 	bool source_logged;
 	bool read_failing; /* the last round could not read its keys */
 	bool held_back;	   /* a change is held back by the pace (logged) */
+	enum as_pace_verdict held_why; /* why, as last logged (GO: libvirt) */
 	/* A change under way. */
 	bool changing;
 	unsigned int target;
@@ -848,16 +849,19 @@ fail:
 
 /*
  * Is the domain followed as d still d?  false when its "vm" key names
- * another /vm (the domid went to another domain).  A read error keeps it.
+ * another /vm (the domid went to another domain).  A read error keeps it,
+ * and so does a missing key: the home is being removed (the domain is
+ * going, which the next read of it tells), or a new domain has not
+ * written its key yet (it is compared again at the next scan).
  */
 static bool same_domain(const struct domain *d)
 {
 	char *vm = NULL;
 	bool same;
 
-	if (read_vm(d->domid, &vm))
+	if (read_vm(d->domid, &vm) || !vm)
 		return true;
-	same = (!vm && !d->vm) || (vm && d->vm && !strcmp(vm, d->vm));
+	same = d->vm && !strcmp(vm, d->vm);
 	free(vm);
 	return same;
 }
@@ -1144,7 +1148,8 @@ static void log_source(struct domain *d, const struct sample *s,
 /*
  * May the change just decided start now?  Not within the domain's pace
  * (cooldown, rate limit, backoff), nor while libvirt cannot say whether
- * it manages the domain.  A change held back is logged once per stretch.
+ * it manages the domain.  A change held back is logged once per stretch
+ * and reason (a cooldown that runs into the rate limit is logged twice).
  */
 static bool may_change(struct domain *d, const struct as_decision *dec,
 		       unsigned int load, unsigned int vcpus)
@@ -1169,10 +1174,12 @@ static bool may_change(struct domain *d, const struct as_decision *dec,
 		snprintf(why, sizeof(why),
 			 "libvirt cannot tell whether it manages the domain: "
 			 "asked again at the next round");
-	log_line(d->held_back ? AS_PRIO_DEBUG : AS_PRIO_INFO,
+	log_line(d->held_back && d->held_why == v ? AS_PRIO_DEBUG
+						  : AS_PRIO_INFO,
 		 "%s (domain %u): load %u%%, vcpus %u -> %u held back: %s",
 		 d->name, d->domid, load, vcpus, dec->vcpus, why);
 	d->held_back = true;
+	d->held_why = v;
 	return false;
 }
 
@@ -1279,6 +1286,7 @@ static unsigned int sample_all(uint64_t tick_ms)
 			.xen = s->xen,
 			.vcpus = s->vcpus,
 			.maxvcpus = d->maxvcpus,
+			.host_cpus = host_cpus,
 			.high_pct = d->set.policy.high_pct,
 			.low_pct = d->set.policy.low_pct,
 		};

@@ -216,6 +216,47 @@ static void claim_stands_when_xen_sees_it_busy(void **state)
 	assert_int_equal(load, MAXVCPUS * 100);
 }
 
+/*
+ * More vCPUs than the host has CPUs (--ignore-host): Xen can see at most
+ * the host's CPUs busy, so the bounds count those, not the vCPUs.
+ */
+static void bound_counts_no_more_vcpus_than_the_host_has(void **state)
+{
+	/* 4 vCPUs on 2 host CPUs, Xen sees 150% (all the host can give
+	 * beside dom0), the guest claims 250%: not idle (2 x 40% = 80%),
+	 * not past 2 x high (160%): the count stays, 4 x high. */
+	struct as_signal_input in = input(true, 250, true, 150, 4);
+	unsigned int load = 0;
+
+	(void)state;
+	in.host_cpus = 2;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 2 * HIGH);
+	/* Host CPUs unknown: the vCPUs count, and 150% < 4 x 40% is idle. */
+	in.host_cpus = 0;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 150);
+	/* Busy past 2 x high on 2 host CPUs: the claim stands. */
+	in.host_cpus = 2;
+	in.xen = 2 * HIGH + 1;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 250);
+	/* Idle on the host's account too: cut to Xen's figure. */
+	in.xen = 2 * LOW - 1;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 2 * LOW - 1);
+	/* As many host CPUs as vCPUs or more: the vCPUs count. */
+	in = input(true, 250, true, 150, 4);
+	in.host_cpus = 8;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 150);
+}
+
 /* auto never runs on the claim alone: without Xen's figure, no load. */
 static void auto_without_xen_takes_no_claim(void **state)
 {
@@ -283,6 +324,7 @@ int main(void)
 		cmocka_unit_test(
 			claim_keeps_the_count_when_xen_sees_it_in_band),
 		cmocka_unit_test(claim_stands_when_xen_sees_it_busy),
+		cmocka_unit_test(bound_counts_no_more_vcpus_than_the_host_has),
 		cmocka_unit_test(auto_without_xen_takes_no_claim),
 		cmocka_unit_test(low_claim_is_never_raised),
 		cmocka_unit_test(names_parse_and_print),

@@ -775,6 +775,9 @@ static bool wait_for_text(const char *path, const char *text)
 			return true;
 		sleep_ms(POLL_MS);
 	}
+	/* What was there instead, for the failure's report. */
+	fprintf(stderr, "--- %s, waiting for \"%s\":\n%s---\n", path, text,
+		buf);
 	return false;
 }
 
