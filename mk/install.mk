@@ -3,10 +3,14 @@
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the autoscaler, the guest
 #                       kernel, an xl config for it, the man page, the
-#                       systemd unit and its /etc/default file, the docs
+#                       systemd unit, its /etc/default file and
+#                       /etc/smpalt/autoscaler.conf, the docs
 #   make uninstall      remove exactly what install put there (the list is
-#                       $(PKGDATADIR)/install-manifest); same PREFIX, DESTDIR
+#                       $(PKGDATADIR)/install-manifest); same PREFIX, DESTDIR;
+#                       configuration files edited since are kept
+#   make uninstall PURGE=1   the edited configuration files too
 # Details: docs/real-host.md. The work is done by scripts/install.sh.
+# The Debian packages (debian/) are built from the same `make install`.
 
 PREFIX         ?= /usr/local
 SBINDIR        ?= $(PREFIX)/sbin
@@ -48,8 +52,9 @@ install: $(INSTALL_GUEST) $(INSTALL_AUTOSCALER)
 		AUTOSCALER='$(INSTALL_AUTOSCALER)' \
 		bash $(TOP)/scripts/install.sh install
 
+PURGE ?=
 uninstall:
-	@$(INSTALL_ENV) bash $(TOP)/scripts/install.sh uninstall
+	@$(INSTALL_ENV) PURGE='$(PURGE)' bash $(TOP)/scripts/install.sh uninstall
 
 # install into a temporary DESTDIR, check the tree, uninstall
 # (tests/install/check-install.sh); the last line is "N passed, N failed"
