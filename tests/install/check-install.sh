@@ -129,8 +129,8 @@ if [ -s "$work/files" ] && cmp -s "$work/files" "$work/listed" &&
 	[ -z "$sums" ] && [ "$confs" = "$want_confs" ]; then
 	ok "the manifest lists the $(wc -l <"$work/files") installed files, no more; the configuration files with their checksums"
 else
-	ko "manifest" "$(diff "$work/files" "$work/listed" | tr '\n' ' ')" \
-		"configuration files '$confs' (wanted '$want_confs'), $sums"
+	ko "manifest" "files vs list: $(diff "$work/files" "$work/listed" |
+		tr '\n' ' '); configuration files '$confs' (wanted '$want_confs'); $sums"
 fi
 
 # 9. every document the installed documents link to is installed
