@@ -9,6 +9,7 @@
 #                       $(PKGDATADIR)/install-manifest); same PREFIX, DESTDIR;
 #                       configuration files edited since are kept
 #   make uninstall PURGE=1   the edited configuration files too
+#   make test-deb       build the Debian packages in out/deb/ and check them
 # Details: docs/real-host.md. The work is done by scripts/install.sh.
 # The Debian packages (debian/) are built from the same `make install`.
 
@@ -60,3 +61,11 @@ uninstall:
 # (tests/install/check-install.sh); the last line is "N passed, N failed"
 test-install: $(GUEST_ELF) $(AUTOSCALER)
 	@bash $(TOP)/tests/install/check-install.sh
+
+# The Debian packages (debian/): built from a copy of the tree in out/deb/
+# with dpkg-buildpackage, then lintian, hardening-check, their contents,
+# the unit's verify and security exposure (tests/install/check-deb.sh);
+# the last line is "N passed, N failed"
+.PHONY: test-deb
+test-deb:
+	@bash $(TOP)/tests/install/check-deb.sh

@@ -14,6 +14,7 @@ PKGS=(
 	gnuplot-nox python3
 	man-db systemd
 	flex bison bc libelf-dev
+	debhelper dpkg-dev fakeroot lintian devscripts libinih-dev libsystemd-dev
 )
 
 missing=()
