@@ -9,7 +9,9 @@
 #                       $(PKGDATADIR)/install-manifest); same PREFIX, DESTDIR;
 #                       configuration files edited since are kept
 #   make uninstall PURGE=1   the edited configuration files too
-#   make test-deb       build the Debian packages in out/deb/ and check them
+#   make deb            the Debian packages (debian/), built from a copy of
+#                       the tree: out/deb/smpalt-{autoscaler,guest}_*.deb
+#   make test-deb       build them and check them
 # Details: docs/real-host.md. The work is done by scripts/install.sh.
 # The Debian packages (debian/) are built from the same `make install`.
 
@@ -66,6 +68,10 @@ test-install: $(GUEST_ELF) $(AUTOSCALER)
 # with dpkg-buildpackage, then lintian, hardening-check, their contents,
 # the unit's verify and security exposure (tests/install/check-deb.sh);
 # the last line is "N passed, N failed"
-.PHONY: test-deb
+.PHONY: deb test-deb
 test-deb:
 	@bash $(TOP)/tests/install/check-deb.sh
+
+# The packages alone (scripts/build-deb.sh): out/deb/*.deb
+deb:
+	@bash $(TOP)/scripts/build-deb.sh

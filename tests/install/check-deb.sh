@@ -4,10 +4,10 @@
 # would check them.
 #
 # Input:    the source tree (tracked and new files, not build outputs),
-#           copied into out/deb/src/ so that dpkg-buildpackage's outputs
-#           (written to the parent of the tree it builds) land in out/deb/.
-#           Unit tests are not run inside the package build
-#           (DEB_BUILD_OPTIONS=nocheck): `make test` runs them.
+#           built by scripts/build-deb.sh in a copy, out/deb/src/, so that
+#           dpkg-buildpackage's outputs land in out/deb/. Unit tests are not
+#           run inside the package build (DEB_BUILD_OPTIONS=nocheck): `make
+#           test` runs them.
 # Expected: one line per check, "PASS <what>" or "FAIL <what>: <why>":
 #   the build exits 0 and makes smpalt-autoscaler and smpalt-guest; lintian
 #   reports no error (its warnings are shown); hardening-check passes on the
@@ -28,31 +28,15 @@ MAX_EXPOSURE=3.0
 
 . "$TOP/scripts/tally.sh"
 
-# A clean build environment: nothing of the make that runs this test.
-unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS CPPFLAGS LDFLAGS
-
-rm -rf "$OUT"
-mkdir -p "$SRC" "$ROOT"
-
-# 1. the copy and the build
-if [ -e "$TOP/.git" ]; then
-	(cd "$TOP" && git ls-files -z -co --exclude-standard |
-		while IFS= read -r -d '' f; do
-			[ -e "$f" ] && printf '%s\0' "$f"
-		done | tar --null -T - -cf -) | tar -x -C "$SRC"
-else
-	tar -C "$TOP" --exclude=./build --exclude=./out --exclude=./cache \
-		--exclude=./results -cf - . | tar -x -C "$SRC"
-fi
+# 1. the copy and the build (scripts/build-deb.sh)
 start=$(date +%s)
-if (cd "$SRC" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) \
-	>"$OUT/build.log" 2>&1; then
+if bout=$(DEB_BUILD_OPTIONS=nocheck bash "$TOP/scripts/build-deb.sh" 2>&1); then
 	ok "dpkg-buildpackage -us -uc -b exits 0" \
 		"$(($(date +%s) - start)) s, log out/deb/build.log"
 else
-	ko "dpkg-buildpackage -us -uc -b" \
-		"exit status $? ($(tail -3 "$OUT/build.log" | tr '\n' ' '))"
+	ko "dpkg-buildpackage -us -uc -b" "$(tail -4 <<<"$bout" | tr '\n' ' ')"
 fi
+mkdir -p "$ROOT"
 version=$(cd "$SRC" && dpkg-parsechangelog -SVersion)
 DAEMON=$OUT/smpalt-autoscaler_${version}_amd64.deb
 GUEST=$OUT/smpalt-guest_${version}_amd64.deb
