@@ -13,7 +13,7 @@
 #   reports no error (its warnings are shown); hardening-check passes on the
 #   packaged daemon; each package holds the files it should, with its
 #   configuration files as conffiles; the daemon says the changelog's
-#   version; the packaged guest kernel keeps its Xen notes and the packaged
+#   version, which a tree without git builds in by itself; the packaged guest kernel keeps its Xen notes and the packaged
 #   xl config names it; the maintainer scripts enable and start the unit;
 #   `systemd-analyze verify` accepts the packaged unit; `systemd-analyze
 #   security --offline=true` gives it an exposure of at most 3.0.
@@ -137,6 +137,16 @@ if [ "$vout" = "smpalt-autoscaler $version" ]; then
 	ok "packaged smpalt-autoscaler --version: '$vout'"
 else
 	ko "--version" "'$vout', wanted 'smpalt-autoscaler $version'"
+fi
+
+# 5b. a tree without git (the copy, as from a source tarball) builds the
+# changelog's version in by itself, without debian/rules giving it
+vflag=$(make -C "$SRC" --no-print-directory -n -B "$SRC/build/gcc/tools/smpalt-autoscaler" 2>&1 |
+	grep -o "SMPALT_VERSION='[^']*'" | head -1)
+if [ "$vflag" = "SMPALT_VERSION='\"$version\"'" ]; then
+	ok "make in a tree without git: $vflag, from debian/changelog"
+else
+	ko "version without git" "'$vflag', wanted SMPALT_VERSION='\"$version\"'"
 fi
 
 # 6. the packaged kernel (stripped by dh_strip) keeps its Xen notes, and
