@@ -13,8 +13,9 @@
 #   reports no error (its warnings are shown); hardening-check passes on the
 #   packaged daemon; each package holds the files it should, with its
 #   configuration files as conffiles; the daemon says the changelog's
-#   version, which a tree without git builds in by itself; the packaged guest kernel keeps its Xen notes and the packaged
-#   xl config names it; the maintainer scripts enable and start the unit;
+#   version, which a tree without git builds in by itself; the packaged
+#   guest kernel keeps its Xen notes and the packaged xl config names it;
+#   the maintainer scripts enable and start the unit;
 #   `systemd-analyze verify` accepts the packaged unit; `systemd-analyze
 #   security --offline=true` gives it an exposure of at most 3.0.
 #   Last line: "N passed, N failed".
