@@ -3,10 +3,17 @@
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=]   the autoscaler, the guest
 #                       kernel, an xl config for it, the man page, the
-#                       systemd unit and its /etc/default file, the docs
+#                       systemd unit, its /etc/default file and
+#                       /etc/smpalt/autoscaler.conf, the docs
 #   make uninstall      remove exactly what install put there (the list is
-#                       $(PKGDATADIR)/install-manifest); same PREFIX, DESTDIR
+#                       $(PKGDATADIR)/install-manifest); same PREFIX, DESTDIR;
+#                       configuration files edited since are kept
+#   make uninstall PURGE=1   the edited configuration files too
+#   make deb            the Debian packages (debian/), built from a copy of
+#                       the tree: out/deb/smpalt-{autoscaler,guest}_*.deb
+#   make test-deb       build them and check them
 # Details: docs/real-host.md. The work is done by scripts/install.sh.
+# The Debian packages (debian/) are built from the same `make install`.
 
 PREFIX         ?= /usr/local
 SBINDIR        ?= $(PREFIX)/sbin
@@ -48,10 +55,23 @@ install: $(INSTALL_GUEST) $(INSTALL_AUTOSCALER)
 		AUTOSCALER='$(INSTALL_AUTOSCALER)' \
 		bash $(TOP)/scripts/install.sh install
 
+PURGE ?=
 uninstall:
-	@$(INSTALL_ENV) bash $(TOP)/scripts/install.sh uninstall
+	@$(INSTALL_ENV) PURGE='$(PURGE)' bash $(TOP)/scripts/install.sh uninstall
 
 # install into a temporary DESTDIR, check the tree, uninstall
 # (tests/install/check-install.sh); the last line is "N passed, N failed"
 test-install: $(GUEST_ELF) $(AUTOSCALER)
 	@bash $(TOP)/tests/install/check-install.sh
+
+# The Debian packages (debian/): built from a copy of the tree in out/deb/
+# with dpkg-buildpackage, then lintian, hardening-check, their contents,
+# the unit's verify and security exposure (tests/install/check-deb.sh);
+# the last line is "N passed, N failed"
+.PHONY: deb test-deb
+test-deb:
+	@bash $(TOP)/tests/install/check-deb.sh
+
+# The packages alone (scripts/build-deb.sh): out/deb/*.deb
+deb:
+	@bash $(TOP)/scripts/build-deb.sh

@@ -37,25 +37,40 @@ ifneq ($(wildcard $(TOP)/tools/backend_libvirt.c),)
 AUTOSCALER_SRCS += tools/backend_libvirt.c
 AUTOSCALER_DEFS := -DHAVE_LIBVIRT_BACKEND
 endif
-SMPALT_VERSION := $(shell git -C $(TOP) describe --always --dirty 2>/dev/null \
-	|| echo unknown)
+# The version --version prints: debian/changelog's (the release), with
+# `git describe` added in a git checkout of its own (a copy unpacked below
+# another checkout, as the package test builds, is not one). A packager
+# may give SMPALT_VERSION= itself (debian/rules does).
+# Its first line: "smpalt (VERSION) DISTRIBUTION; urgency=...".
+SMPALT_LP := (
+SMPALT_RP := )
+SMPALT_RELEASE := $(subst $(SMPALT_LP),,$(subst $(SMPALT_RP),,$(word 2,$(shell \
+	head -n 1 $(TOP)/debian/changelog 2>/dev/null))))
+SMPALT_GIT := $(if $(wildcard $(TOP)/.git),$(shell \
+	git -C $(TOP) describe --always --dirty 2>/dev/null))
+SMPALT_VERSION ?= $(or $(SMPALT_RELEASE),unknown)$(if $(SMPALT_GIT), (git $(SMPALT_GIT)))
 
 tools: $(AUTOSCALER)
 all: $(AUTOSCALER)
 
-# $(call AUTOSCALER_BUILD,CFLAGS)
+# $(call AUTOSCALER_BUILD,CFLAGS[,PACKAGER FLAGS])
 define AUTOSCALER_BUILD
 	@mkdir -p $(@D)
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(1) $(TOOLS_CFLAGS) $(AUTOSCALER_DEFS) \
-		-DSMPALT_VERSION='"$(SMPALT_VERSION)"' -o $@ \
+		-DSMPALT_VERSION='"$(SMPALT_VERSION)"' $(2) -o $@ \
 		$(addprefix $(TOP)/,$(AUTOSCALER_SRCS)) $(AUTOSCALER_LIBS)
 endef
+# The installed program takes a packager's CPPFLAGS, CFLAGS and LDFLAGS
+# (dpkg-buildflags: stack protector, _FORTIFY_SOURCE, relro, BIND_NOW)
+# after the project's own, whose -Werror stays. The guest kernel never
+# takes them (freestanding: mk/guest.mk), nor the tests' builds.
+AUTOSCALER_PKG_FLAGS = $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)
 AUTOSCALER_DEPS := $(addprefix $(TOP)/,$(AUTOSCALER_SRCS)) $(TEST_HDRS) \
 	$(TOP)/mk/tools.mk
 
 $(AUTOSCALER): $(AUTOSCALER_DEPS)
-	$(call AUTOSCALER_BUILD,$(HOST_CFLAGS))
+	$(call AUTOSCALER_BUILD,$(HOST_CFLAGS),$(AUTOSCALER_PKG_FLAGS))
 
 $(AUTOSCALER_SAN): $(AUTOSCALER_DEPS)
 	$(call AUTOSCALER_BUILD,$(SAN_CFLAGS))

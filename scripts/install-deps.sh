@@ -15,6 +15,8 @@ PKGS=(
 	gnuplot-nox python3
 	man-db systemd
 	flex bison bc libelf-dev
+	build-essential debhelper dpkg-dev fakeroot lintian devscripts
+	libinih-dev libsystemd-dev
 )
 
 missing=()

@@ -19,6 +19,7 @@ SUITES=(
 	"dom0 tools: autoscaler policy + end-to-end (gcc, clang)|make --no-print-directory test-tools"
 	"dom0 tools (ASan+UBSan, gcc and clang)|make --no-print-directory test-tools-sanitize"
 	"install: make install DESTDIR=<tmp>, the tree, uninstall|make --no-print-directory test-install"
+	"Debian packages: dpkg-buildpackage, lintian, hardening, the unit|make --no-print-directory test-deb"
 	"Xen scenarios|make --no-print-directory test-xen"
 	"Linux 6.1 guest: series, scenarios on Xen|make --no-print-directory test-linux"
 )

@@ -8,8 +8,12 @@
 #   the Xen notes a PV loader needs; the xl config names the installed
 #   kernel; the man page renders without a warning; systemd accepts the
 #   unit; the unit reads the installed /etc/default file; the manifest
-#   lists every installed file; a second install keeps an edited config
-#   file; uninstall leaves nothing. Last line: "N passed, N failed".
+#   lists every installed file, configuration files with the checksum of
+#   the copy installed; the docs the installed ones link to are installed;
+#   a second install keeps an edited config file and replaces an unedited
+#   one; uninstall keeps the edited configuration files and removes the
+#   rest; `uninstall PURGE=1` removes those too and leaves nothing.
+#   Last line: "N passed, N failed".
 set -uo pipefail
 
 . "$(dirname "$0")/../../scripts/lib/host.sh"
@@ -20,7 +24,9 @@ XLCFG=/etc/xen/smpalt.cfg
 MANPAGE=$PREFIX/share/man/man8/smpalt-autoscaler.8
 UNIT=$PREFIX/lib/systemd/system/smpalt-autoscaler.service
 DEFAULTS=/etc/default/smpalt-autoscaler
+CONF=/etc/smpalt/autoscaler.conf
 MANIFEST=$PREFIX/share/smpalt/install-manifest
+DOCDIR=$PREFIX/share/doc/smpalt
 
 . "$TOP/scripts/tally.sh"
 
@@ -108,30 +114,75 @@ else
 	ko "unit arguments" "EnvironmentFile='$envfile', ARGS='$args'"
 fi
 
-# 8. the manifest lists exactly the installed files
+# 8. the manifest lists exactly the installed files: "f PATH", and
+# "c SHA256 PATH" for the configuration files, with their checksum
 (cd "$root" && find . -type f | sed 's/^\.//' | sort) >"$work/files"
-sed -n 's/^f //p' "$root$MANIFEST" 2>/dev/null | sort >"$work/listed"
-if [ -s "$work/files" ] && cmp -s "$work/files" "$work/listed"; then
-	ok "the manifest lists the $(wc -l <"$work/files") installed files, no more"
+sed -nE 's/^(f|c [0-9a-f]{64}) //p' "$root$MANIFEST" 2>/dev/null |
+	sort >"$work/listed"
+sums=$(sed -n 's/^c //p' "$root$MANIFEST" 2>/dev/null |
+	while read -r s p; do echo "$s  $root$p"; done | sha256sum -c --quiet 2>&1)
+confs=$(sed -n 's/^c [0-9a-f]* //p' "$root$MANIFEST" 2>/dev/null | sort | tr '\n' ' ')
+want_confs="$DEFAULTS $CONF $XLCFG "
+[ ! -f "$TOP/dist/smpalt-autoscaler.logrotate" ] ||
+	want_confs="$DEFAULTS /etc/logrotate.d/smpalt-autoscaler $CONF $XLCFG "
+if [ -s "$work/files" ] && cmp -s "$work/files" "$work/listed" &&
+	[ -z "$sums" ] && [ "$confs" = "$want_confs" ]; then
+	ok "the manifest lists the $(wc -l <"$work/files") installed files, no more; the configuration files with their checksums"
 else
-	ko "manifest" "$(diff "$work/files" "$work/listed" | tr '\n' ' ')"
+	ko "manifest" "files vs list: $(diff "$work/files" "$work/listed" |
+		tr '\n' ' '); configuration files '$confs' (wanted '$want_confs'); $sums"
 fi
 
-# 9. a second install keeps an edited configuration file
+# 9. every document the installed documents link to is installed
+missing=
+for d in "$root$DOCDIR"/*.md; do
+	for l in $(grep -oE '\]\([a-z0-9_-]+\.md' "$d" | sed 's/^](//'); do
+		[ -f "$root$DOCDIR/$l" ] || missing+="$(basename "$d") -> $l "
+	done
+done
+if [ -f "$root$DOCDIR/libvirt.md" ] && [ -z "$missing" ]; then
+	ok "$DOCDIR: libvirt.md installed; every .md linked from an installed doc is there"
+else
+	ko "docs" "${missing:-no libvirt.md}"
+fi
+
+# 10. a second install keeps an edited configuration file and replaces an
+# unedited one whose template changed (a new version of it)
 echo 'SMPALT_AUTOSCALER_ARGS="--high 70 edited"' >"$root$DEFAULTS"
-if mk install && grep -q edited "$root$DEFAULTS"; then
-	ok "a second make install keeps an edited $DEFAULTS"
+cp "$root$XLCFG" "$work/xlcfg.installed"
+grep -v '^# Keep a crashed' "$root$XLCFG" >"$work/xlcfg.old"
+cat "$work/xlcfg.old" >"$root$XLCFG"
+old_sum=$(sha256sum <"$work/xlcfg.old")
+sed -i "s#^c [0-9a-f]* $XLCFG\$#c ${old_sum%% *} $XLCFG#" "$root$MANIFEST"
+if mk install && grep -q edited "$root$DEFAULTS" &&
+	cmp -s "$work/xlcfg.installed" "$root$XLCFG"; then
+	ok "a second make install keeps an edited $DEFAULTS and updates an unedited $XLCFG"
 else
-	ko "second install" "$DEFAULTS overwritten or install failed"
+	ko "second install" "$DEFAULTS overwritten, $XLCFG not updated, or install failed"
 fi
 
-# 10. uninstall leaves nothing of ours (DESTDIR was empty before)
+# 11. uninstall keeps the edited configuration files and the list, now
+# naming only them (and their directories), nothing else
+echo '# edited' >>"$root$CONF"
 mk uninstall
+left=$(cd "$root" && find . -type f | sed 's/^\.//' | sort | tr '\n' ' ')
+listed=$(sed -n 's/^c [0-9a-f]* //p; s/^f //p' "$root$MANIFEST" 2>/dev/null |
+	sort | tr '\n' ' ')
+want="$DEFAULTS $CONF $MANIFEST "
+if [ "$left" = "$want" ] && [ "$listed" = "$want" ]; then
+	ok "make uninstall keeps the 2 edited configuration files, listed for a purge; nothing else"
+else
+	ko "make uninstall" "files left: '$left', listed: '$listed', wanted '$want'"
+fi
+
+# 12. uninstall PURGE=1 then removes them: nothing of ours is left
+# (DESTDIR was empty before)
+mk uninstall PURGE=1
 left=$(cd "$root" && find . -mindepth 1 | head -5 | tr '\n' ' ')
 if [ -z "$left" ]; then
-	ok "make uninstall DESTDIR=<tmp> leaves an empty tree"
+	ok "make uninstall PURGE=1 removes the edited configuration files: an empty tree"
 else
-	ko "make uninstall" "left behind: $left"
+	ko "make uninstall PURGE=1" "left behind: $left"
 fi
 
 tally_end
