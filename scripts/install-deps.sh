@@ -11,6 +11,7 @@ PKGS=(
 	libvirt-dev
 	libcmocka-dev libxen-dev pkg-config
 	qemu-system-x86 cpio gzip xz-utils
+	debootstrap zstd
 	gnuplot-nox python3
 	man-db systemd
 	flex bison bc libelf-dev
