@@ -113,11 +113,12 @@ apt_mirror() {
 	local f
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
 		[ -f "$f" ] || continue
+		# deb [options] URI SUITE COMPONENT...
 		awk -v s="$1" '$1 == "deb" {
-			i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/) i++
-			if ($i ~ /^\[/ || $i ~ /\]$/) i++
-			if ($(i + 1) == s) for (j = i + 2; j <= NF; j++)
-				if ($j == "main") { print $i; exit } }' "$f"
+			i = 2
+			if ($i ~ /^\[/) { while ($i !~ /\]$/ && i < NF) i++; i++ }
+			if ($(i + 1) != s) next
+			for (j = i + 2; j <= NF; j++) if ($j == "main") { print $i; exit } }' "$f"
 	done
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
@@ -257,7 +258,8 @@ mkdir -p "$(dirname "$out")"
 	# The kernel unpacks one archive after the other (each compressed on
 	# its own, zstd then gzip); a later file replaces an earlier one.
 	cat "$ROOT_CPIO"
-	(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
+	# Not "." itself: its mode would become that of /.
+	(cd "$stage" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc --quiet -R 0:0) | gzip -1
 } >"$out.tmp"
 mv "$out.tmp" "$out"
