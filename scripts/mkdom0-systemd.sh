@@ -48,9 +48,11 @@ ROOT_CPIO=$SD_CACHE/root.cpio.zst
 SUITE=bookworm
 XEN_VERSION=4.17
 # What debootstrap adds to minbase. systemd-sysv: systemd as init; kmod:
-# modprobe for /etc/init.d/xen; libinih1, libxenmisc4.17 (libxenstat),
-# libxenstore4: the libraries the smpalt-autoscaler package links.
-INCLUDE=(systemd systemd-sysv udev kmod xen-utils-$XEN_VERSION
+# modprobe for /etc/init.d/xen; procps: /bin/kill, which units' ExecReload
+# lines run (priority important: on every standard Debian install, not in
+# minbase); libinih1, libxenmisc4.17 (libxenstat), libxenstore4: the
+# libraries the smpalt-autoscaler package links.
+INCLUDE=(systemd systemd-sysv udev kmod procps xen-utils-$XEN_VERSION
 	xen-utils-common xenstore-utils busybox-static libinih1
 	libxenmisc$XEN_VERSION libxenstore4)
 # The Xen tools, replaced by the harness's own builds when they differ.
@@ -69,11 +71,13 @@ PRUNE=(./usr/share/doc ./usr/share/man ./usr/share/info ./usr/share/locale
 	./debootstrap)
 # Units a throw-away test machine has no use for, masked: logins on the
 # console (its output is the harness's result channel), first-boot
-# questions, timers of maintenance jobs.
+# questions, timers of maintenance jobs, binfmt_misc (not a module of the
+# image: it would fail).
 MASK=(getty@.service serial-getty@.service console-getty.service
 	systemd-firstboot.service apt-daily.timer apt-daily-upgrade.timer
-	e2scrub_all.timer e2scrub_reap.service fstrim.timer dpkg-db-backup.timer
-	systemd-tmpfiles-clean.timer)
+	getty-static.service e2scrub_all.timer e2scrub_reap.service fstrim.timer
+	dpkg-db-backup.timer systemd-tmpfiles-clean.timer
+	systemd-binfmt.service proc-sys-fs-binfmt_misc.automount)
 
 log() { echo "mkdom0-systemd: $*"; }
 die() {
@@ -228,21 +232,15 @@ printf 'path-exclude=/usr/share/%s/*\n' doc man info locale >"$stage/etc/dpkg/dp
 	echo '# smpalt harness: log every guest console (scenarios read them)'
 	echo 'XENCONSOLED_ARGS="--log=guest"'
 } >"$stage/etc/default/xen"
-# The harness's runner and library; the shell of the scenarios is
-# busybox's ash, as in the busybox image (opt/smpalt/bin: sh and the
-# busybox tools Debian lacks, e.g. usleep, first in the scenarios' PATH).
+# The harness's runner and library. Their shell is busybox's ash, as in
+# the busybox image; Debian builds busybox-static to run its own applets
+# before anything in PATH, so a scenario names Debian's tool by its path
+# where busybox has one of the same name (/usr/bin/dpkg). opt/smpalt/bin,
+# first in PATH, makes `sh` busybox's for programs that are not busybox.
 install -m 0755 "$sd/runner" "$stage/opt/smpalt/runner"
 install -m 0644 "$TOP/scripts/dom0/lib.sh" "$stage/opt/smpalt/lib.sh"
 install -m 0644 "$TOP/scripts/dom0/systemd.sh" "$stage/opt/smpalt/systemd.sh"
 ln -s /bin/busybox "$stage/opt/smpalt/bin/sh"
-for a in $(chroot "$ROOT" /bin/busybox --list); do
-	found=
-	for d in bin sbin usr/bin usr/sbin usr/lib/xen-$XEN_VERSION/bin; do
-		[ -e "$ROOT/$d/$a" ] || [ -L "$ROOT/$d/$a" ] && found=1 && break
-	done
-	[ -n "$found" ] || [ -e "$stage/opt/smpalt/bin/$a" ] ||
-		ln -s /bin/busybox "$stage/opt/smpalt/bin/$a"
-done
 for c in "$TOP"/xl-configs/*.cfg; do
 	cp "$c" "$stage/opt/smpalt/xl-configs/"
 done

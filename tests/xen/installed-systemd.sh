@@ -41,7 +41,7 @@ find_debs
 # 1. dpkg -i, as an administrator does
 log "dpkg -i $DEBS"
 # shellcheck disable=SC2086 # one argument per file
-dpkg -i $DEBS 2>&1 || fail "dpkg -i failed: $DEBS"
+$DPKG -i $DEBS 2>&1 || fail "dpkg -i failed: $DEBS"
 for p in $PKGS; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
 	[ "$st" = "install ok installed" ] ||
@@ -53,12 +53,12 @@ not_failed $SERVICE "after dpkg -i"
 
 # 2. what the packages installed name each other
 unit_file=$(unit_prop $SERVICE FragmentPath)
-dpkg -L smpalt-autoscaler | grep -qxF "$unit_file" ||
+$DPKG -L smpalt-autoscaler | grep -qxF "$unit_file" ||
 	fail "systemd loads $SERVICE from '$unit_file', not a file of smpalt-autoscaler"
-xlcfg=$(dpkg -L smpalt-guest | grep -E '^/etc/xen/[^/]+\.cfg$' | head -1)
+xlcfg=$($DPKG -L smpalt-guest | grep -E '^/etc/xen/[^/]+\.cfg$' | head -1)
 [ -n "$xlcfg" ] && [ -f "$xlcfg" ] || fail "smpalt-guest installed no xl config under /etc/xen"
 kernel=$(sed -nE 's/^kernel *= *"(.*)"$/\1/p' "$xlcfg")
-dpkg -L smpalt-guest | grep -qxF "$kernel" && [ -f "$kernel" ] ||
+$DPKG -L smpalt-guest | grep -qxF "$kernel" && [ -f "$kernel" ] ||
 	fail "$xlcfg: kernel '$kernel' is not the kernel smpalt-guest installed"
 defaults=$(unit_prop $SERVICE EnvironmentFiles)
 defaults=${defaults%% *}
@@ -177,7 +177,7 @@ guest_destroy
 
 # 10. dpkg --purge: the unit goes with the package
 # shellcheck disable=SC2086 # one argument per package
-dpkg --purge $PKGS 2>&1 || fail "dpkg --purge $PKGS failed"
+$DPKG --purge $PKGS 2>&1 || fail "dpkg --purge $PKGS failed"
 [ ! -e "$unit_file" ] || fail "dpkg --purge left $unit_file"
 [ "$(unit_prop $SERVICE LoadState)" != loaded ] ||
 	fail "after dpkg --purge systemd still has $SERVICE loaded"
