@@ -181,4 +181,5 @@ $DPKG --purge $PKGS 2>&1 || fail "dpkg --purge $PKGS failed"
 [ ! -e "$unit_file" ] || fail "dpkg --purge left $unit_file"
 [ "$(unit_prop $SERVICE LoadState)" != loaded ] ||
 	fail "after dpkg --purge systemd still has $SERVICE loaded"
-result SUCCESS "dpkg -i $(for d in $DEBS; do basename "$d"; done | tr '\n' ' '); systemctl start: demand $DEMAND -> $SCALED vCPUs smp; reload: same pid, CSV reopened; 0 -> 1 up; stop: exit 0, result success; never failed; $jl journal lines name the guest; purged"
+names=$(for d in $DEBS; do basename "$d"; done | tr '\n' ' ')
+result SUCCESS "dpkg -i ${names% }; systemctl start: demand $DEMAND -> $SCALED vCPUs smp; reload: same pid, CSV reopened; 0 -> 1 up; stop: exit 0, result success; never failed; $jl journal lines name the guest; purged"
