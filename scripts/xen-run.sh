@@ -46,9 +46,10 @@
 #   LIBVIRT=1             boot the dom0 image with libvirt (see below)
 #   DOM0=systemd          boot the systemd dom0 image (see below);
 #                         DOM0=busybox the default one, for every scenario
-#   SMPALT_DEBS           .deb files for the systemd image to carry
-#                         (/opt/smpalt/debs/); none: the scenarios that
-#                         install them report SKIP
+#   SMPALT_DEBS           the Debian packages (.deb paths): the systemd
+#                         image carries them for its scenarios to install
+#                         (none: those report SKIP); the busybox image
+#                         holds them unpacked instead of `make install`
 # Scenarios marked "# needs: libvirt" in their header run in a boot of
 # their own, with libvirtd in dom0 (LIBVIRT=1: its own initramfs, the same
 # machine), and those marked "# needs: systemd" in another, on Debian 12
