@@ -52,12 +52,12 @@ XEN_VERSION=4.17
 # lines run (priority important: on every standard Debian install, not in
 # minbase); libinih1, libxenmisc4.17 (libxenstat), libxenstore4: the
 # libraries the smpalt-autoscaler package links.
-INCLUDE=(systemd systemd-sysv udev kmod procps xen-utils-$XEN_VERSION
+INCLUDE=(systemd systemd-sysv udev kmod procps "xen-utils-$XEN_VERSION"
 	xen-utils-common xenstore-utils busybox-static libinih1
-	libxenmisc$XEN_VERSION libxenstore4)
+	"libxenmisc$XEN_VERSION" libxenstore4)
 # The Xen tools, replaced by the harness's own builds when they differ.
-XEN_DEBS=(xen-utils-$XEN_VERSION xen-utils-common xenstore-utils
-	libxenmisc$XEN_VERSION libxenstore4 libxencall1 libxendevicemodel1
+XEN_DEBS=("xen-utils-$XEN_VERSION" xen-utils-common xenstore-utils
+	"libxenmisc$XEN_VERSION" libxenstore4 libxencall1 libxendevicemodel1
 	libxenevtchn1 libxenforeignmemory1 libxengnttab1 libxenhypfs1
 	libxentoolcore1 libxentoollog1)
 # dom0 kernel modules carried (paths under kernel/), with what depmod

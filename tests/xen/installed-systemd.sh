@@ -21,7 +21,8 @@
 # was given. Two vCPUs: the harness host has 2 CPUs, and xl refuses more
 # without -i.
 
-. $SMPALT_DIR/systemd.sh
+# shellcheck source=scripts/dom0/systemd.sh
+. "$SMPALT_DIR/systemd.sh"
 
 PKGS="smpalt-autoscaler smpalt-guest"
 SERVICE=smpalt-autoscaler.service
@@ -68,6 +69,7 @@ grep -q '^SMPALT_AUTOSCALER_ARGS="' "$defaults" ||
 log "unit $unit_file, defaults $defaults, xl template $xlcfg (kernel $kernel)"
 
 # 3. the CSV on, where the unit may write, then systemctl start
+# shellcheck disable=SC1090 # the installed file, as systemd reads it
 args=$(. "$defaults" && echo "$SMPALT_AUTOSCALER_ARGS")
 case " $args " in
 *" --csv "*)
@@ -97,7 +99,7 @@ wait_unit $SERVICE active $START_TIMEOUT || {
 }
 main_pid=$(unit_prop $SERVICE MainPID)
 [ "$main_pid" -gt 0 ] 2>/dev/null || fail "$SERVICE active without a main process"
-log "started: $(unit_state $SERVICE); $(tr '\0' ' ' </proc/$main_pid/cmdline)"
+log "started: $(unit_state $SERVICE); $(tr '\0' ' ' <"/proc/$main_pid/cmdline")"
 not_failed $SERVICE "after systemctl start"
 
 # 4. the guest, by the installed template alone
