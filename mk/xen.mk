@@ -14,7 +14,10 @@
 # Results land in out/xen/<timestamp>/ (out/xen/latest points at the last).
 # Every run takes the guest kernel (mk/guest.mk) and the autoscaler
 # (mk/tools.mk, exported as AUTOSCALER for the dom0 initramfs); the
-# scenarios also take the test-only lost-update build.
+# scenarios also take the test-only lost-update build. Scenarios marked
+# "# needs: systemd" boot a Debian 12 dom0 with systemd as PID 1
+# (scripts/mkdom0-systemd.sh; `make dom0-initrd-systemd` alone), after the
+# others, and install the Debian packages there.
 
 TESTS ?=
 BUSY ?=
@@ -30,9 +33,13 @@ xen-fetch:
 dom0-initrd: xen-fetch $(GUEST_ELF) $(AUTOSCALER)
 	@bash $(TOP)/scripts/mkinitramfs.sh -o $(CACHE)/dom0-initrd.gz $(GUEST_ELF)
 
+# The Debian packages that the scenarios install (scripts/xen-debs.sh: out/deb/,
+# built when missing or older than the tree) go to the harness as
+# SMPALT_DEBS.
 test-xen: deps $(GUEST_ELF) $(GUEST_LU_ELF) $(AUTOSCALER)
-	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(N) XEN_SOAK_SEED=$(SEED) \
-		$(XEN_RUN) -g $(GUEST_ELF) $(TESTS)
+	@debs=$$(bash $(TOP)/scripts/xen-debs.sh) && \
+	SMPALT_DEBS="$$(echo $$debs)" XEN_BUSY=$(BUSY) XEN_SOAK_N=$(N) \
+		XEN_SOAK_SEED=$(SEED) $(XEN_RUN) -g $(GUEST_ELF) $(TESTS)
 
 soak: deps $(GUEST_ELF) $(AUTOSCALER)
 	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(or $(N),$(SOAK_N_DEFAULT)) \
@@ -46,3 +53,11 @@ dom0-initrd-libvirt: $(GUEST_ELF) $(AUTOSCALER)
 	@LIBVIRT=1 bash $(TOP)/scripts/fetch-xen.sh
 	@LIBVIRT=1 bash $(TOP)/scripts/mkinitramfs.sh \
 		-o $(CACHE)/dom0-initrd-libvirt.gz $(GUEST_ELF)
+
+# The systemd dom0 image on its own (cached debootstrap in
+# cache/dom0-systemd/; scripts/xen-run.sh builds it for the scenarios
+# marked "# needs: systemd").
+.PHONY: dom0-initrd-systemd
+dom0-initrd-systemd: xen-fetch
+	@SMPALT_DEBS="$$(echo $$(bash $(TOP)/scripts/xen-debs.sh))" \
+		bash $(TOP)/scripts/mkdom0-systemd.sh

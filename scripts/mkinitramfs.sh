@@ -25,6 +25,11 @@
 # LINUX_SMPALT_DIR=DIR likewise carries the patched Linux guest, DIR/vmlinuz
 # (make linux) and DIR/initrd.gz (scripts/mk-linux-smpalt-domu.sh), to
 # /opt/smpalt/linux-smpalt/ for tests/linux/; without it those scenarios fail.
+# SMPALT_DEBS="A.deb B.deb": smpalt installed from its Debian packages
+# (smpalt-autoscaler, smpalt-guest) instead: each unpacked with `dpkg -x`
+# into the initramfs (the busybox dom0 has no dpkg database), and
+# /opt/smpalt/installed.env telling scripts/dom0/lib.sh where they put the
+# kernel, the autoscaler and the unit.
 # LIBVIRT=1 also carries libvirtd with its libxl driver and virsh (fetched by
 # `LIBVIRT=1 scripts/fetch-xen.sh`) for the scenarios that need libvirt;
 # ~29 MB more compressed, so the default image leaves it out.
@@ -195,7 +200,35 @@ for a in "$TOP"/build/{gcc,clang}/tools/smpalt-autoscaler; do
 	[ -n "$AUTOSCALER" ] || [ ! -x "$a" ] || AUTOSCALER=$a
 done
 installed=none
-if [ -n "$GUEST_ELF" ] && [ -n "$AUTOSCALER" ]; then
+SMPALT_DEBS=${SMPALT_DEBS:-}
+if [ -n "$SMPALT_DEBS" ]; then
+	for d in $SMPALT_DEBS; do
+		[ -f "$d" ] || die "SMPALT_DEBS: $d does not exist"
+		dpkg -x "$d" "$stage" || die "dpkg -x $d failed"
+	done
+	deb_autoscaler=/usr/sbin/smpalt-autoscaler
+	[ -x "$stage$deb_autoscaler" ] || die "SMPALT_DEBS: no $deb_autoscaler in $SMPALT_DEBS"
+	deb_kernel=$(sed -nE 's/^kernel *= *"(.*)"$/\1/p' "$stage/etc/xen/smpalt.cfg" 2>/dev/null)
+	[ -n "$deb_kernel" ] && [ -f "$stage$deb_kernel" ] ||
+		die "SMPALT_DEBS: no /etc/xen/smpalt.cfg naming a kernel they hold"
+	deb_unit=
+	for u in {usr/,}lib/systemd/system/smpalt-autoscaler.service; do
+		[ -n "$deb_unit" ] || [ ! -f "$stage/$u" ] || deb_unit=$u
+	done
+	[ -n "$deb_unit" ] || die "SMPALT_DEBS: no smpalt-autoscaler.service"
+	for dep in $(needed_of "$stage$deb_autoscaler"); do
+		copy_lib "$dep"
+	done
+	installed="dpkg -x $(for d in $SMPALT_DEBS; do basename "$d"; done | tr '\n' ' ')"
+	installed=${installed% }
+	cat >"$stage/opt/smpalt/installed.env" <<-EOF
+		# Where the Debian packages put smpalt (scripts/mkinitramfs.sh).
+		SMPALT_ELF=$deb_kernel
+		SMPALT_AUTOSCALER=$deb_autoscaler
+		SMPALT_UNIT=/$deb_unit
+		SMPALT_INSTALLED="$installed"
+	EOF
+elif [ -n "$GUEST_ELF" ] && [ -n "$AUTOSCALER" ]; then
 	make -C "$TOP" --no-print-directory install PREFIX=$INSTALL_PREFIX \
 		DESTDIR="$stage" INSTALL_GUEST="$GUEST_ELF" \
 		INSTALL_AUTOSCALER="$AUTOSCALER" ||

@@ -44,10 +44,18 @@
 #   VERBOSE=1             echo the whole serial log live
 #   KEEP_INITRD=1         keep the initramfs in the results folder
 #   LIBVIRT=1             boot the dom0 image with libvirt (see below)
-# Scenarios marked "# needs: libvirt" in their header run in a second boot
-# of their own, with libvirtd in dom0 (LIBVIRT=1: its own initramfs, the same
-# machine); the first boot runs the others as without them. Then the last
-# line is the total of both boots.
+#   DOM0=systemd          boot the systemd dom0 image (see below);
+#                         DOM0=busybox the default one, for every scenario
+#   SMPALT_DEBS           the Debian packages (.deb paths): the systemd
+#                         image carries them for its scenarios to install
+#                         (none: those report SKIP); the busybox image
+#                         holds them unpacked instead of `make install`
+# Scenarios marked "# needs: libvirt" in their header run in a boot of
+# their own, with libvirtd in dom0 (LIBVIRT=1: its own initramfs, the same
+# machine), and those marked "# needs: systemd" in another, on Debian 12
+# with systemd as PID 1 (DOM0=systemd: scripts/mkdom0-systemd.sh); the
+# first boot runs the others as without them. Then the last line is the
+# total of all boots.
 set -euo pipefail
 
 . "$(dirname "$0")/lib/host.sh"
@@ -116,43 +124,68 @@ fi
 command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/install-deps.sh)"
 command -v flock >/dev/null || die "flock not found"
 
-# --- scenarios that need libvirt in dom0: a boot of their own, after the
-# boot of all the others (which stays as it would be without them).
-needs_libvirt() {
-	grep -qx '# needs: libvirt' "$SUITE_DIR/$1.sh" 2>/dev/null
+# --- scenarios that need another dom0 image: a boot of their own for
+# each image, after the boot of all the others (which stays as it would be
+# without them): libvirtd in dom0, or systemd as PID 1.
+needs() {
+	grep -qx "# needs: $2" "$SUITE_DIR/$1.sh" 2>/dev/null
 }
-if [ "${LIBVIRT:-0}" != 1 ]; then
-	plain=() with_libvirt=()
+DOM0=${DOM0:-}
+case $DOM0 in '' | busybox | systemd) ;; *) die "DOM0='$DOM0': busybox or systemd" ;; esac
+if [ "${LIBVIRT:-0}" != 1 ] && [ -z "$DOM0" ]; then
+	plain=() with_libvirt=() with_systemd=()
 	for s in "${scenarios[@]}"; do
-		if needs_libvirt "$s"; then
+		if needs "$s" systemd; then
+			with_systemd+=("$s")
+		elif needs "$s" libvirt; then
 			with_libvirt+=("$s")
 		else
 			plain+=("$s")
 		fi
 	done
-	if [ ${#with_libvirt[@]} -gt 0 ] && [ ${#plain[@]} -eq 0 ]; then
+	groups=0
+	for g in ${#plain[@]} ${#with_libvirt[@]} ${#with_systemd[@]}; do
+		[ "$g" -eq 0 ] || groups=$((groups + 1))
+	done
+	if [ $groups -eq 1 ] && [ ${#with_libvirt[@]} -gt 0 ]; then
 		LIBVIRT=1
-	elif [ ${#with_libvirt[@]} -gt 0 ]; then
+	elif [ $groups -eq 1 ] && [ ${#with_systemd[@]} -gt 0 ]; then
+		DOM0=systemd
+	elif [ $groups -gt 1 ]; then
 		boots_log=$(mktemp)
 		trap 'rm -f "$boots_log"' EXIT
 		rc=0
-		bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" "${plain[@]}" |
-			tee "$boots_log" || rc=1
-		echo
-		echo "xen-run: second boot, with libvirt: ${with_libvirt[*]}"
-		LIBVIRT=1 XEN_OUT=${XEN_OUT:+$XEN_OUT-libvirt} bash "$0" \
-			${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" "${with_libvirt[@]}" |
-			tee -a "$boots_log" || rc=1
-		echo
+		if [ ${#plain[@]} -gt 0 ]; then
+			DOM0=busybox bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" \
+				"${plain[@]}" | tee "$boots_log" || rc=1
+			echo
+		fi
+		if [ ${#with_libvirt[@]} -gt 0 ]; then
+			echo "xen-run: boot with libvirt: ${with_libvirt[*]}"
+			LIBVIRT=1 XEN_OUT=${XEN_OUT:+$XEN_OUT-libvirt} bash "$0" \
+				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" "${with_libvirt[@]}" |
+				tee -a "$boots_log" || rc=1
+			echo
+		fi
+		if [ ${#with_systemd[@]} -gt 0 ]; then
+			echo "xen-run: boot of the systemd dom0: ${with_systemd[*]}"
+			DOM0=systemd XEN_OUT=${XEN_OUT:+$XEN_OUT-systemd} bash "$0" \
+				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" "${with_systemd[@]}" |
+				tee -a "$boots_log" || rc=1
+			echo
+		fi
 		# Each boot ends with "N passed, N failed, N skipped".
 		grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$boots_log" |
-			awk '{ p += $1; f += $3; s += $5; n++ }
-			END { if (n != 2) f++
+			awk -v boots=$groups '{ p += $1; f += $3; s += $5; n++ }
+			END { if (n != boots) f++
 			      printf "%d passed, %d failed, %d skipped\n", p, f, s }'
 		exit $rc
 	fi
 fi
 export LIBVIRT=${LIBVIRT:-0}
+export DOM0=${DOM0:-busybox}
+[ "$LIBVIRT" != 1 ] || [ "$DOM0" != systemd ] ||
+	die "LIBVIRT=1 and DOM0=systemd: no such dom0 image"
 image_note=
 [ "$LIBVIRT" != 1 ] || image_note=", with libvirt"
 
@@ -261,8 +294,8 @@ cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
 
 # The stock Linux 6.1 domU for the scenarios that compare with it or scale
 # it (its kernel is the dom0 kernel just fetched; well under a second); the
-# libvirt boot has no use for it.
-if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ]; then
+# libvirt and systemd boots have no use for it.
+if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]; then
 	stage "linux domU: scripts/mk-linux-domu.sh"
 	bash "$TOP/scripts/mk-linux-domu.sh" -o "$CACHE/linux-domu" \
 		>"$RUN_DIR/linux-domu.log" 2>&1 ||
@@ -271,14 +304,22 @@ if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ]; then
 fi
 
 # --- 2. dom0 initramfs
-if [ "$SUITE" = linux ]; then
-	stage "initramfs: patched Linux guest ${LINUX_SMPALT_DIR:-<none: its scenarios will fail>}"
+if [ "$DOM0" = systemd ]; then
+	# The first build (debootstrap) takes minutes: its lines show.
+	stage "initramfs: systemd dom0 (Debian 12), packages ${SMPALT_DEBS:-<none: the scenarios that install them will SKIP>}"
+	SMPALT_DEBS=${SMPALT_DEBS:-} bash "$TOP/scripts/mkdom0-systemd.sh" -o "$INITRD" 2>&1 |
+		tee "$RUN_DIR/initramfs.log" | sed 's/^/    /' ||
+		die "mkdom0-systemd.sh failed"
 else
-	stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}$image_note"
+	if [ "$SUITE" = linux ]; then
+		stage "initramfs: patched Linux guest ${LINUX_SMPALT_DIR:-<none: its scenarios will fail>}"
+	else
+		stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}$image_note"
+	fi
+	bash "$TOP/scripts/mkinitramfs.sh" -o "$INITRD" ${GUEST_ELF:+"$GUEST_ELF"} \
+		>"$RUN_DIR/initramfs.log" 2>&1 ||
+		{ cat "$RUN_DIR/initramfs.log" >&2; die "mkinitramfs.sh failed"; }
 fi
-bash "$TOP/scripts/mkinitramfs.sh" -o "$INITRD" ${GUEST_ELF:+"$GUEST_ELF"} \
-	>"$RUN_DIR/initramfs.log" 2>&1 ||
-	{ cat "$RUN_DIR/initramfs.log" >&2; die "mkinitramfs.sh failed"; }
 
 # --- 3. one QEMU at a time on this machine
 exec 9>"$QEMU_LOCK"

@@ -1,5 +1,7 @@
-# Scenario installed: what an administrator types after `make install`,
-# on the tree `make install PREFIX=/usr/local` put into dom0.
+# Scenario installed: what an administrator types after installing
+# smpalt, on the tree put into dom0 by the Debian packages (`dpkg -x` of
+# SMPALT_DEBS, which make test-xen gives) or else by `make install
+# PREFIX=/usr/local` (SMPALT_INSTALLED says which; scripts/mkinitramfs.sh).
 # Input: `xl create /etc/xen/smpalt.cfg` as installed (guest "smpalt",
 # vcpus=1, maxvcpus=4); the program and arguments the installed systemd
 # unit would run: its ExecStart with SMPALT_AUTOSCALER_ARGS from
@@ -14,7 +16,7 @@
 # and xl refuses more without -i.
 
 XLCFG=/etc/xen/smpalt.cfg
-UNIT=/usr/local/lib/systemd/system/smpalt-autoscaler.service
+UNIT=$SMPALT_UNIT
 DEFAULTS=/etc/default/smpalt-autoscaler
 NAME=smpalt # name = in the installed config
 BOOT_TIMEOUT=60
@@ -27,6 +29,7 @@ AS_LOG=/tmp/installed-autoscaler.log
 
 # 1. the installed files name each other
 [ -f "$XLCFG" ] || result SKIP "no $XLCFG (nothing installed in the initramfs)"
+log "installed by: $SMPALT_INSTALLED"
 kernel=$(sed -nE 's/^kernel *= *"(.*)"$/\1/p' "$XLCFG")
 [ "$kernel" = "$SMPALT_ELF" ] && [ -f "$kernel" ] ||
 	fail "$XLCFG: kernel '$kernel', wanted the installed $SMPALT_ELF"
@@ -87,4 +90,4 @@ finish
 ups=$(grep -c 'over-high' "$AS_LOG")
 downs=$(grep -c 'under-low' "$AS_LOG")
 guest_destroy
-result SUCCESS "xl create $XLCFG; $prog $args: demand $DEMAND -> $SCALED vCPUs smp, 0 -> 1 up ($ups up, $downs down decisions); exit 0 on SIGTERM"
+result SUCCESS "$SMPALT_INSTALLED: xl create $XLCFG; $prog $args: demand $DEMAND -> $SCALED vCPUs smp, 0 -> 1 up ($ups up, $downs down decisions); exit 0 on SIGTERM"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# The Debian packages the Xen harness installs in dom0 (SMPALT_DEBS of
+# scripts/xen-run.sh): prints the paths of out/deb/smpalt-autoscaler_*.deb
+# and out/deb/smpalt-guest_*.deb, one a line, after building them with
+# scripts/build-deb.sh (`make deb`) when one is missing or a file of the
+# tree is newer than it (`make test` builds them just before, in its
+# package test, so that they are reused there). Progress goes to stderr.
+# Run by mk/xen.mk for `make test-xen`.
+#
+# Usage: scripts/xen-debs.sh
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$TOP/out/deb
+PKGS=(smpalt-autoscaler smpalt-guest)
+
+# debs: the packages' files in out/deb/, one a line (none: nothing).
+debs() {
+	local p
+	for p in "${PKGS[@]}"; do
+		compgen -G "$OUT/${p}_*_amd64.deb" | sort | tail -1
+	done
+}
+
+# fresh: both packages there, and no file of the tree newer than either.
+fresh() {
+	local d newer
+	[ "$(debs | grep -c .)" = ${#PKGS[@]} ] || return 1
+	for d in $(debs); do
+		if [ -e "$TOP/.git" ]; then
+			newer=$(cd "$TOP" && git ls-files -z -co --exclude-standard |
+				xargs -0 -r find 2>/dev/null -maxdepth 0 -newer "$d" | head -1)
+		else
+			newer=$(find "$TOP" \( -path "$TOP/out" -o -path "$TOP/build" -o \
+				-path "$TOP/cache" \) -prune -o -type f -newer "$d" -print | head -1)
+		fi
+		[ -z "$newer" ] || return 1
+	done
+}
+
+if ! fresh; then
+	[ -f "$TOP/scripts/build-deb.sh" ] || {
+		echo "xen-debs: no scripts/build-deb.sh: no packages" >&2
+		exit 0
+	}
+	echo "xen-debs: building the packages (scripts/build-deb.sh, DEB_BUILD_OPTIONS=nocheck)" >&2
+	DEB_BUILD_OPTIONS=nocheck bash "$TOP/scripts/build-deb.sh" >&2
+fi
+debs

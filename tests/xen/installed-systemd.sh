@@ -1,0 +1,187 @@
+# Scenario installed-systemd: the Debian packages on a Debian 12 dom0 with
+# systemd as PID 1, as an administrator installs and runs them.
+# needs: systemd
+# Input: the smpalt-autoscaler and smpalt-guest .deb files the harness
+# carried (SMPALT_DEBS, /opt/smpalt/debs/); `dpkg -i` of both; the CSV
+# turned on in the installed /etc/default file (--csv, in the unit's logs
+# directory if it has one); `systemctl start smpalt-autoscaler`; `xl
+# create` of the installed xl template (guest "smpalt", vcpus=1,
+# maxvcpus=4); control/smpalt/demand 150 (work for 1.5 vCPUs); the CSV
+# moved away as logrotate does and `systemctl reload smpalt-autoscaler`;
+# demand 0; `systemctl stop`; `dpkg --purge` of both.
+# Expected: dpkg installs both; the unit starts and stays active, never
+# failed; with the default thresholds (high 80%, low 40%, hold 3 s)
+# demand 150 brings the guest to ceil(150/80) = 2 vCPUs (online 2, mode
+# smp, as xl vcpu-list says); the reload keeps the same main process,
+# active, which logs "SIGHUP: reopened the CSV" and starts a new CSV with
+# its header; still scaling after it: demand 0 takes the guest back to 1
+# (mode up, Xen agrees); journalctl -u has the daemon's lines about the
+# guest; stop leaves it inactive with ExecMainStatus 0 and result
+# success, not failed; the purge removes the unit. SKIP only when no .deb
+# was given. Two vCPUs: the harness host has 2 CPUs, and xl refuses more
+# without -i.
+
+# shellcheck source=scripts/dom0/systemd.sh
+. "$SMPALT_DIR/systemd.sh"
+
+PKGS="smpalt-autoscaler smpalt-guest"
+SERVICE=smpalt-autoscaler.service
+NAME=smpalt # name = in the installed xl template
+START_TIMEOUT=30
+BOOT_TIMEOUT=60
+# Default hold 3 s and period 1 s, the guest's 1 s load samples, xl.
+SCALE_TIMEOUT=40
+DEMAND=150
+SCALED=2
+CSV_TIMEOUT=20
+STOP_TIMEOUT=30
+
+require_systemd
+find_debs
+
+# 1. dpkg -i, as an administrator does
+log "dpkg -i $DEBS"
+# shellcheck disable=SC2086 # one argument per file
+$DPKG -i $DEBS 2>&1 || fail "dpkg -i failed: $DEBS"
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+	[ "$st" = "install ok installed" ] ||
+		fail "package $p: '${st:-not installed}' after dpkg -i (was its .deb given?)"
+	log "$p $(dpkg-query -W -f='${Version}' "$p") installed"
+done
+log "after dpkg -i: $SERVICE is-enabled $(systemctl is-enabled $SERVICE 2>&1), $(unit_state $SERVICE)"
+not_failed $SERVICE "after dpkg -i"
+
+# 2. what the packages installed name each other
+unit_file=$(unit_prop $SERVICE FragmentPath)
+$DPKG -L smpalt-autoscaler | grep -qxF "$unit_file" ||
+	fail "systemd loads $SERVICE from '$unit_file', not a file of smpalt-autoscaler"
+xlcfg=$($DPKG -L smpalt-guest | grep -E '^/etc/xen/[^/]+\.cfg$' | head -1)
+[ -n "$xlcfg" ] && [ -f "$xlcfg" ] || fail "smpalt-guest installed no xl config under /etc/xen"
+kernel=$(sed -nE 's/^kernel *= *"(.*)"$/\1/p' "$xlcfg")
+$DPKG -L smpalt-guest | grep -qxF "$kernel" && [ -f "$kernel" ] ||
+	fail "$xlcfg: kernel '$kernel' is not the kernel smpalt-guest installed"
+defaults=$(unit_prop $SERVICE EnvironmentFiles)
+defaults=${defaults%% *}
+[ -f "$defaults" ] || fail "$SERVICE: no environment file ('$defaults')"
+grep -q '^SMPALT_AUTOSCALER_ARGS="' "$defaults" ||
+	fail "$defaults sets no SMPALT_AUTOSCALER_ARGS"
+log "unit $unit_file, defaults $defaults, xl template $xlcfg (kernel $kernel)"
+
+# 3. the CSV on, where the unit may write, then systemctl start
+# shellcheck disable=SC1090 # the installed file, as systemd reads it
+args=$(. "$defaults" && echo "$SMPALT_AUTOSCALER_ARGS")
+case " $args " in
+*" --csv "*)
+	CSV=${args#*--csv }
+	CSV=${CSV%% *}
+	;;
+*)
+	logs_dir=$(unit_prop $SERVICE LogsDirectory)
+	if [ -n "$logs_dir" ]; then
+		CSV=/var/log/${logs_dir%% *}/autoscaler.csv
+	else
+		CSV=/var/log/smpalt-autoscaler.csv
+	fi
+	sed -i "s|^SMPALT_AUTOSCALER_ARGS=\"|SMPALT_AUTOSCALER_ARGS=\"--csv $CSV |" "$defaults"
+	;;
+esac
+log "$defaults: $(grep '^SMPALT_AUTOSCALER_ARGS=' "$defaults")"
+# dpkg may have started the unit with the file as it was.
+systemctl stop $SERVICE
+systemctl start $SERVICE || {
+	journal_tail $SERVICE
+	fail "systemctl start $SERVICE failed ($(unit_state $SERVICE))"
+}
+wait_unit $SERVICE active $START_TIMEOUT || {
+	journal_tail $SERVICE
+	fail "$SERVICE not active ${START_TIMEOUT}s after systemctl start"
+}
+main_pid=$(unit_prop $SERVICE MainPID)
+[ "$main_pid" -gt 0 ] 2>/dev/null || fail "$SERVICE active without a main process"
+log "started: $(unit_state $SERVICE); $(tr '\0' ' ' <"/proc/$main_pid/cmdline")"
+not_failed $SERVICE "after systemctl start"
+
+# 4. the guest, by the installed template alone
+GUEST=$NAME
+CONSOLE_LOG=$CONSOLE_DIR/guest-$GUEST.log
+rm -f "$CONSOLE_LOG"
+CREATE_CS=$(now_cs)
+xl create -q "$xlcfg" || fail "xl create $xlcfg failed"
+DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "no domain '$GUEST' after xl create $xlcfg"
+wait_for_console "$GUEST_READY" $BOOT_TIMEOUT || fail "no '$GUEST_READY' within ${BOOT_TIMEOUT}s"
+wait_for_xs data/smpalt/online 1 $BOOT_TIMEOUT || fail "data/smpalt/online is not 1 at boot"
+
+# 5. load up, through the unit: two vCPUs, SMP text
+xs_write_guest control/smpalt/demand $DEMAND || fail "cannot write demand"
+if ! wait_for_xs data/smpalt/online $SCALED $SCALE_TIMEOUT ||
+	! wait_for_xs data/smpalt/mode smp 5; then
+	journal_tail $SERVICE
+	fail "demand $DEMAND: not at $SCALED vCPUs in smp mode within ${SCALE_TIMEOUT}s ($(unit_state $SERVICE))"
+fi
+check_xen_view "demand $DEMAND"
+not_failed $SERVICE "scaled up"
+
+# 6. systemctl reload: the same process reopens the CSV (log rotation)
+[ -s "$CSV" ] || fail "no rows in $CSV before the reload"
+rows_before=$(wc -l <"$CSV")
+mv "$CSV" "$CSV.1"
+systemctl reload $SERVICE || {
+	journal_tail $SERVICE
+	fail "systemctl reload $SERVICE failed ($(unit_state $SERVICE))"
+}
+wait_journal $SERVICE "SIGHUP: reopened the CSV" $CSV_TIMEOUT || {
+	journal_tail $SERVICE
+	fail "reload: no 'SIGHUP: reopened the CSV' in the journal within ${CSV_TIMEOUT}s"
+}
+[ "$(unit_prop $SERVICE MainPID)" = "$main_pid" ] ||
+	fail "reload: main process $(unit_prop $SERVICE MainPID), was $main_pid (restarted, not reloaded)"
+[ "$(unit_prop $SERVICE ActiveState)" = active ] ||
+	fail "reload: $SERVICE is $(unit_state $SERVICE)"
+not_failed $SERVICE "after systemctl reload"
+[ -f "$CSV" ] || fail "reload: $CSV not created again"
+header=$(head -1 "$CSV.1")
+[ "$(head -1 "$CSV")" = "$header" ] ||
+	fail "reload: the new $CSV starts with '$(head -1 "$CSV")', not the header '$header'"
+log "reload: same main pid $main_pid, $CSV.1 kept $rows_before rows, new $CSV started with the header"
+
+# 7. still scaling after the reload: load gone, one vCPU, UP text
+xs_write_guest control/smpalt/demand 0 || fail "cannot write demand 0"
+if ! wait_for_xs data/smpalt/online 1 $SCALE_TIMEOUT ||
+	! wait_for_xs data/smpalt/mode up 5; then
+	journal_tail $SERVICE
+	fail "after reload, demand 0: not back at 1 vCPU in up mode within ${SCALE_TIMEOUT}s ($(unit_state $SERVICE))"
+fi
+check_xen_view "demand 0, after reload"
+rows_after=$(wc -l <"$CSV")
+[ "$rows_after" -gt 1 ] || fail "after reload: the new $CSV has no rows ($rows_after lines)"
+not_failed $SERVICE "scaled down after reload"
+
+# 8. the journal has the daemon's lines about the guest
+jl=$(journal_lines $SERVICE | grep -c -F -- "$NAME")
+[ "$jl" -gt 0 ] || {
+	journal_tail $SERVICE
+	fail "journalctl -u $SERVICE: no line names the guest '$NAME'"
+}
+journal_tail $SERVICE
+
+# 9. systemctl stop: inactive, exit status 0, not failed
+systemctl stop $SERVICE || fail "systemctl stop $SERVICE failed"
+wait_unit $SERVICE inactive $STOP_TIMEOUT || fail "$SERVICE not inactive ${STOP_TIMEOUT}s after systemctl stop"
+status=$(unit_prop $SERVICE ExecMainStatus)
+res=$(unit_prop $SERVICE Result)
+log "stopped: $(unit_state $SERVICE), ExecMainStatus $status"
+[ "$status" = 0 ] || fail "systemctl stop: ExecMainStatus $status, wanted 0 ($(unit_state $SERVICE))"
+[ "$res" = success ] || fail "systemctl stop: result '$res', wanted success"
+not_failed $SERVICE "after systemctl stop"
+send_back installed-systemd.csv "$CSV"
+guest_destroy
+
+# 10. dpkg --purge: the unit goes with the package
+# shellcheck disable=SC2086 # one argument per package
+$DPKG --purge $PKGS 2>&1 || fail "dpkg --purge $PKGS failed"
+[ ! -e "$unit_file" ] || fail "dpkg --purge left $unit_file"
+[ "$(unit_prop $SERVICE LoadState)" != loaded ] ||
+	fail "after dpkg --purge systemd still has $SERVICE loaded"
+names=$(for d in $DEBS; do basename "$d"; done | tr '\n' ' ')
+result SUCCESS "dpkg -i ${names% }; systemctl start: demand $DEMAND -> $SCALED vCPUs smp; reload: same pid, CSV reopened; 0 -> 1 up; stop: exit 0, result success; never failed; $jl journal lines name the guest; purged"
