@@ -378,8 +378,7 @@ int mm_text_close(void)
 		 * Some alias entries may still map the text writable: stay
 		 * "open" so that the next close tries again, and say so.
 		 */
-		pr_err("mm: text alias not closed: %d; the text stays "
-		       "writable through it\n",
+		pr_err("mm: text alias not closed: %d; the text stays writable through it\n",
 		       rc);
 		return rc;
 	}

@@ -94,8 +94,7 @@ static void smp_read_test_knobs(void)
 	if (cmdline_get_ulong(CMDLINE_TEST_LATE_ALIVE_MS, &ms))
 		return;
 	smp_test_late_alive_ns = (uint64_t)ms * NSEC_PER_MSEC;
-	pr_warn("vcpu: TEST ONLY: secondaries report alive %lu ms after they "
-		"run (%s)\n",
+	pr_warn("vcpu: TEST ONLY: secondaries report alive %lu ms after they run (%s)\n",
 		ms, CMDLINE_TEST_LATE_ALIVE_MS);
 }
 
@@ -113,8 +112,7 @@ static void smp_free_stack(unsigned int id, char *guard)
 					UVMF_INVLPG | UVMF_LOCAL);
 
 	if (rc) {
-		pr_err("vcpu: cannot map vCPU %u's guard page again: %ld; its "
-		       "%u stack pages stay allocated\n",
+		pr_err("vcpu: cannot map vCPU %u's guard page again: %ld; its %u stack pages stay allocated\n",
 		       id, rc, SMP_STACK_PAGES);
 		return;
 	}
@@ -135,8 +133,7 @@ static void smp_init_failed(struct vcpu_local *v, const char *what, long rc)
 
 	v->init_failures++;
 	v->init_retry_at = time_now_ns() + wait;
-	pr_err("vcpu: %s for vCPU %u: %ld (failure %u in a row): not tried "
-	       "again for %llu s\n",
+	pr_err("vcpu: %s for vCPU %u: %ld (failure %u in a row): not tried again for %llu s\n",
 	       what, v->id, rc, v->init_failures,
 	       (unsigned long long)(wait / NSEC_PER_SEC));
 }
@@ -192,8 +189,7 @@ static int smp_initialise(unsigned int id)
 		return (int)rc;
 	}
 	if (v->init_failures)
-		pr_info("vcpu: VCPUOP_initialise(%u) succeeded after %u "
-			"failures\n",
+		pr_info("vcpu: VCPUOP_initialise(%u) succeeded after %u failures\n",
 			id, v->init_failures);
 	v->init_failures = 0;
 	v->initialised = true;
@@ -233,8 +229,7 @@ int vcpu_bring_up(unsigned int id)
 		return (int)rc;
 	}
 	if (rc > 0) {
-		pr_info("vcpu: vCPU %u already up in Xen (VCPUOP_is_up): "
-			"counted online\n",
+		pr_info("vcpu: vCPU %u already up in Xen (VCPUOP_is_up): counted online\n",
 			id);
 		return 0;
 	}
@@ -273,8 +268,7 @@ int vcpu_bring_up(unsigned int id)
 	 */
 	rc = vcpu_xen_is_up(id);
 	if (rc > 0) {
-		pr_warn("vcpu: vCPU %u slow: up in Xen, not running its loop "
-			"after %llu ms; counted online\n",
+		pr_warn("vcpu: vCPU %u slow: up in Xen, not running its loop after %llu ms; counted online\n",
 			id,
 			(unsigned long long)((time_now_ns() - start) /
 					     NSEC_PER_MSEC));
@@ -412,8 +406,7 @@ void vcpu_secondary_main(unsigned int id)
 			 * Still running: say so again.  vCPU 0 sees
 			 * VCPUOP_is_up stay 1 and keeps us online.
 			 */
-			pr_err("vcpu: VCPUOP_down(%u) failed: %ld; staying "
-			       "up\n",
+			pr_err("vcpu: VCPUOP_down(%u) failed: %ld; staying up\n",
 			       id, rc);
 			continue;
 		}

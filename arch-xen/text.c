@@ -217,19 +217,15 @@ static int text_free_tables(size_t table_bytes)
 	for (p = start; p < end; p += PAGE_SIZE) {
 		if ((mm_lookup_pte(p) & (PTE_PRESENT | PTE_RW)) !=
 		    (PTE_PRESENT | PTE_RW)) {
-			pr_err("alt: maxvcpus is 1: UP for good, but SMP table "
-			       "page %p is not mapped read-write: nothing "
-			       "freed\n",
+			pr_err("alt: maxvcpus is 1: UP for good, but SMP table page %p is not mapped read-write: nothing freed\n",
 			       p);
 			return -EFAULT;
 		}
 	}
 	pages = page_give_back(start, end);
-	pr_info("alt: maxvcpus is 1: UP for good, freed %lu bytes (%lu pages) "
-		"of SMP tables\n",
+	pr_info("alt: maxvcpus is 1: UP for good, freed %lu bytes (%lu pages) of SMP tables\n",
 		pages * PAGE_SIZE, pages);
-	pr_info("alt: the engine's SMP tables and save buffer held %zu of "
-		"those bytes\n",
+	pr_info("alt: the engine's SMP tables and save buffer held %zu of those bytes\n",
 		table_bytes);
 	return 0;
 }
@@ -331,8 +327,7 @@ int text_selftest(text_switch_fn switch_to)
 	if (rc)
 		return rc;
 	if (memcmp(code, start == ALT_MODE_UP ? up_bytes : smp_bytes, len)) {
-		pr_err("alt: self-test: canary bytes differ after the round "
-		       "trip\n");
+		pr_err("alt: self-test: canary bytes differ after the round trip\n");
 		return -EINVAL;
 	}
 	rc = text_run_canary(&counter, text_mode_name(start));
@@ -345,7 +340,6 @@ int text_selftest(text_switch_fn switch_to)
 		       smp_bytes[0], up_bytes[0]);
 		return -EINVAL;
 	}
-	pr_info("alt: self-test passed: canary patched both ways and run in "
-		"each form\n");
+	pr_info("alt: self-test passed: canary patched both ways and run in each form\n");
 	return 0;
 }

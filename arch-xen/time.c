@@ -135,8 +135,7 @@ void time_measure_step(void)
 	 * An emulated TSC stands still for a while after a vCPU moves to a
 	 * pCPU whose clock lags: clock.h says why, and how timings cope.
 	 */
-	printk("time: clock step %llu ns; Xen TSC mode %u, rdtsc %s, "
-	       "%u kHz\n",
+	printk("time: clock step %llu ns; Xen TSC mode %u, rdtsc %s, %u kHz\n",
 	       (unsigned long long)time_step, b,
 	       a & TIME_XEN_TSC_EMULATED ? "emulated" : "native", c);
 }

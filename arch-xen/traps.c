@@ -209,8 +209,7 @@ void trap_handle(struct trap_regs *r)
 			hyp_sched_shutdown(SHUTDOWN_crash);
 	printk_enter_panic_mode();
 
-	printk(KERN_EMERG "smpalt: fatal exception %lu (%s), error code "
-			  "%#lx, on vCPU %u\n",
+	printk(KERN_EMERG "smpalt: fatal exception %lu (%s), error code %#lx, on vCPU %u\n",
 	       (unsigned long)r->vector, trap_name(r->vector),
 	       (unsigned long)r->error_code, self->id);
 	if (r->vector == 14) {
@@ -249,8 +248,7 @@ void trap_handle(struct trap_regs *r)
 void trap_failsafe(void)
 {
 	printk_enter_panic_mode();
-	printk(KERN_EMERG "smpalt: failsafe callback on vCPU %u: Xen could "
-			  "not restore a segment register\n",
+	printk(KERN_EMERG "smpalt: failsafe callback on vCPU %u: Xen could not restore a segment register\n",
 	       vcpu_id());
 	trap_die();
 }

@@ -13,8 +13,6 @@
 #include <smpalt/string.h>
 #include <smpalt/xenstore.h>
 
-#define SHUTDOWN_KEY "control/shutdown"
-#define SHUTDOWN_TOKEN "shutdown"
 /* Longest request value we accept. */
 #define SHUTDOWN_VALUE_MAX 32
 
@@ -27,26 +25,19 @@ static const struct {
 	{"reboot", SHUTDOWN_reboot},
 };
 
-int shutdown_init(void)
-{
-	return xenstore_watch(SHUTDOWN_KEY, SHUTDOWN_TOKEN);
-}
-
-bool shutdown_handle_watch(const char *token)
+void shutdown_handle_watch(const char *path)
 {
 	char value[SHUTDOWN_VALUE_MAX];
 	size_t i;
 	int rc;
 
-	if (token && strcmp(token, SHUTDOWN_TOKEN))
-		return false;
-
+	(void)path; /* one key: read it whatever changed */
 	rc = xenstore_read(XS_TRANSACTION_NONE, SHUTDOWN_KEY, value,
 			   sizeof(value));
 	if (rc == -ENOENT || rc == 0)
-		return true; /* no request (the watch fires once at start) */
+		return; /* no request (the watch fires once at start) */
 	if (rc < 0)
-		return true; /* logged by the client */
+		return; /* logged by the client */
 
 	/* Acknowledge whatever was asked, as Linux does. */
 	if (xenstore_write(XS_TRANSACTION_NONE, SHUTDOWN_KEY, ""))
@@ -56,5 +47,4 @@ bool shutdown_handle_watch(const char *token)
 		if (!strcmp(value, shutdown_requests[i].request))
 			hyp_shutdown(shutdown_requests[i].reason, value);
 	pr_warn("smpalt: ignoring %s=%s\n", SHUTDOWN_KEY, value);
-	return true;
 }

@@ -72,8 +72,7 @@ int smpmode_init(void)
 		smpmode_log_failure("init", &rep);
 		return rc;
 	}
-	pr_info("alt: %zu lock sites, %zu smp alternatives, %zu feature "
-		"alternatives\n",
+	pr_info("alt: %zu lock sites, %zu smp alternatives, %zu feature alternatives\n",
 		alt_lock_count(tables), alt_smp_count(tables),
 		alt_feature_count(tables));
 	rc = text_apply_features(&rep);
@@ -137,13 +136,11 @@ static int smpmode_check_alone(enum alt_mode to)
 		return 0;
 	smpmode_refused++;
 	if (up > 0)
-		pr_err("alt: switch to %s refused: vCPU %d is up "
-		       "(VCPUOP_is_up); nothing written, the text stays %s\n",
+		pr_err("alt: switch to %s refused: vCPU %d is up (VCPUOP_is_up); nothing written, the text stays %s\n",
 		       to == ALT_MODE_UP ? "UP" : "SMP", up,
 		       smpmode_name(smpmode_current()));
 	else
-		pr_err("alt: switch to %s refused: VCPUOP_is_up failed: %d "
-		       "(%s); nothing written, the text stays %s\n",
+		pr_err("alt: switch to %s refused: VCPUOP_is_up failed: %d (%s); nothing written, the text stays %s\n",
 		       to == ALT_MODE_UP ? "UP" : "SMP", up, errno_name(up),
 		       smpmode_name(smpmode_current()));
 	return -EBUSY;
@@ -171,8 +168,7 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 	}
 	if (done.close_rc) {
 		/* The text did switch; mm.c logged the alias left open. */
-		pr_err("alt: switch to %s done, but its text alias is still "
-		       "mapped: %d (%s)\n",
+		pr_err("alt: switch to %s done, but its text alias is still mapped: %d (%s)\n",
 		       to == ALT_MODE_UP ? "UP" : "SMP", done.close_rc,
 		       errno_name(done.close_rc));
 		return done.close_rc;

@@ -16,7 +16,7 @@
 #                   xenstored served from inside the test
 #   hotplug_test    the vCPU hotplug planner (kernel/hotplug.c)
 #   profile_test    the workload profiles' parser and evaluator
-#                   (kernel/profile.c)
+#                   (app/profile.c)
 #   report_test     the guest's result line (lib/report.c)
 #   clock_test      a clock's step and whether it runs (lib/clock.c),
 #                   against a model of Xen's emulated TSC
@@ -42,7 +42,7 @@ $(call host_test,xenstore_test)
 TEST_SRCS_hotplug_test := tests/unit/hotplug_test.c kernel/hotplug.c
 $(call host_test,hotplug_test)
 
-TEST_SRCS_profile_test := tests/unit/profile_test.c kernel/profile.c
+TEST_SRCS_profile_test := tests/unit/profile_test.c app/profile.c
 $(call host_test,profile_test)
 
 # The test includes lib/report.c itself (each test starts from a fresh

@@ -270,7 +270,7 @@ rng_below() {
 # ------------------------------------------------- hotplug scenario helpers
 # (vcpu-set-*, bad-availability, boot-smp, maxvcpus-1, soak...)
 
-# The guest's counters contract (kernel/work_check.c): dom0 writes a token to
+# The guest's counters contract (app/work_check.c): dom0 writes a token to
 # control/smpalt/check; the guest quiesces its workload, compares its
 # totals and answers in data/smpalt/check with
 # "<token> ok items=<n>" or "<token> FAIL <which> expected=<x> got=<y>".

@@ -75,8 +75,7 @@ static void profile_apply(const char *source, const char *text)
 		return;
 	}
 	if (rc) {
-		pr_warn("profile: ignoring %s='%s': phase %u, at offset %lu: "
-			"%s\n",
+		pr_warn("profile: ignoring %s='%s': phase %u, at offset %lu: %s\n",
 			source, text, err.phase, (unsigned long)err.offset,
 			err.why);
 		return;

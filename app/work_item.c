@@ -83,7 +83,6 @@ void work_item_read_totals(struct work_item_totals *t)
 void work_item_announce(void)
 {
 #ifdef SMPALT_TEST_LOSTUPDATE
-	printk("work: test build: the item's lock sites stay in UP form on "
-	       "every vCPU: expect lost updates\n");
+	printk("work: test build: the item's lock sites stay in UP form on every vCPU: expect lost updates\n");
 #endif
 }

@@ -119,8 +119,7 @@ static void bench_print(const struct bench_case *c)
 	uint64_t per = c->per_op && c->ops ? c->ops : 1;
 
 	/* Per operation (or batch) shown; the ratio from the batches. */
-	printk("bench: %s: SMP form %llu ns, UP form %llu ns, SMP/UP "
-	       "%llu.%02llu\n",
+	printk("bench: %s: SMP form %llu ns, UP form %llu ns, SMP/UP %llu.%02llu\n",
 	       c->name, (unsigned long long)(smp / per),
 	       (unsigned long long)(up / per), (unsigned long long)(smp / up),
 	       (unsigned long long)(smp * BENCH_HUNDRED / up % BENCH_HUNDRED));
@@ -168,9 +167,7 @@ int bench_forms(struct bench_case *cases, unsigned int n, unsigned int rounds,
 	for (c = 0; c < n; c++) {
 		if (!bench_case_plausible(&cases[c], resolution)) {
 			report_error(
-				"bench: %s: implausible timing for %u "
-				"operations: SMP form %llu ns, UP form "
-				"%llu ns, clock resolution %llu ns",
+				"bench: %s: implausible timing for %u operations: SMP form %llu ns, UP form %llu ns, clock resolution %llu ns",
 				cases[c].name, cases[c].ops,
 				(unsigned long long)cases[c].best[ALT_MODE_SMP],
 				(unsigned long long)cases[c].best[ALT_MODE_UP],
