@@ -6,6 +6,8 @@
  * under the guest's home.  We acknowledge by clearing the key (xl waits
  * for that), say why we stop, let the console drain, then ask Xen.
  */
+#define pr_fmt(fmt) "smpalt: " fmt
+
 #include <smpalt/shutdown.h>
 #include <smpalt/errno.h>
 #include <smpalt/hypervisor.h>
@@ -41,10 +43,9 @@ void shutdown_handle_watch(const char *path)
 
 	/* Acknowledge whatever was asked, as Linux does. */
 	if (xenstore_write(XS_TRANSACTION_NONE, SHUTDOWN_KEY, ""))
-		pr_warn("smpalt: could not acknowledge %s=%s\n", SHUTDOWN_KEY,
-			value);
+		pr_warn("could not acknowledge %s=%s\n", SHUTDOWN_KEY, value);
 	for (i = 0; i < ARRAY_SIZE(shutdown_requests); i++)
 		if (!strcmp(value, shutdown_requests[i].request))
 			hyp_shutdown(shutdown_requests[i].reason, value);
-	pr_warn("smpalt: ignoring %s=%s\n", SHUTDOWN_KEY, value);
+	pr_warn("ignoring %s=%s\n", SHUTDOWN_KEY, value);
 }

@@ -2,6 +2,8 @@
 /*
  * main.c - how the kernel comes up, in order, and vCPU 0's control loop.
  */
+#define pr_fmt(fmt) "smpalt: " fmt
+
 #include <smpalt/app_hooks.h>
 #include <smpalt/cmdline.h>
 #include <smpalt/console.h>
@@ -63,7 +65,8 @@ static void print_banner(void)
 
 	hyp_version_major = (unsigned int)(ver >> XENVER_MAJOR_SHIFT);
 	hyp_version_minor = (unsigned int)(ver & XENVER_MINOR_MASK);
-	printk("smpalt kernel " SMPALT_VERSION " booting on Xen %u.%u, %lu MiB, cmdline \"%s\"\n",
+	printk("smpalt kernel " SMPALT_VERSION
+	       " booting on Xen %u.%u, %lu MiB, cmdline \"%s\"\n",
 	       hyp_version_major, hyp_version_minor,
 	       (hyp_start_info->nr_pages * PAGE_SIZE) >> 20, cmdline_get());
 	if (!cmdline_get_ulong("loglevel", &level))
@@ -170,7 +173,7 @@ static __attribute__((noinline)) void crash_on_purpose(void)
 {
 	volatile unsigned long *bad = (volatile unsigned long *)CRASH_ADDRESS;
 
-	printk("smpalt: smpalt.crash=1: faulting on purpose\n");
+	pr_info("smpalt.crash=1: faulting on purpose\n");
 	/* Hide the constant from the compiler's bounds checks. */
 	__asm__("" : "+r"(bad));
 	*bad = 0;
@@ -196,7 +199,7 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 			watch_dispatch(path, token);
 		if (xenstore_watch_take_dropped()) {
 			/* Events were lost: re-read everything we watch. */
-			pr_warn("smpalt: watch events lost, re-reading\n");
+			pr_warn("watch events lost, re-reading\n");
 			watch_reread_all();
 		}
 		/* vCPU hotplug, once per burst of watch events. */
@@ -261,15 +264,15 @@ void __noreturn start_kernel(start_info_t *si)
 	if (xenstore_start())
 		panic("xenstore unavailable");
 	if (vcpu_watch_init(&boot))
-		pr_err("smpalt: no cpu watch: vCPU hotplug disabled\n");
+		pr_err("no cpu watch: vCPU hotplug disabled\n");
 	vcpu_watch_publish();
 	if (watch_add(&shutdown_watch))
-		pr_err("smpalt: no control/shutdown watch\n");
+		pr_err("no control/shutdown watch\n");
 	if (status_init())
-		pr_err("smpalt: no control/smpalt watch\n");
+		pr_err("no control/smpalt watch\n");
 	/* 9. The app (app/): its watches, poll, idle work and boot tests. */
 	app_run_initcalls();
-	printk("smpalt: ready\n");
+	pr_info("ready\n");
 
 	/* 10. Test hooks: the app's boot tests (smpalt.selftest,
 	 * smpalt.bench); a fault to see the crash path. */

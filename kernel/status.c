@@ -4,6 +4,8 @@
  * (what they ask).  Relative xenstore paths are under the guest's home,
  * /local/domain/<domid>/.
  */
+#define pr_fmt(fmt) "smpalt: " fmt
+
 #include <smpalt/status.h>
 #include <smpalt/errno.h>
 #include <smpalt/printk.h>
@@ -55,12 +57,12 @@ void status_handle_control(const char *path)
 
 	/* echo: a liveness probe for dom0, copied to data/smpalt/echo. */
 	rc = xenstore_read(XS_TRANSACTION_NONE, CONTROL_DIR "/echo", value,
-		     sizeof(value));
+			   sizeof(value));
 	(void)path; /* echo is the only key read here */
 	if (rc == -ENOENT)
 		return; /* not asked for: nothing to do */
 	if (rc < 0)
 		return; /* logged by the client */
 	if (!status_publish("echo", "%s", value))
-		pr_info("smpalt: echo %s\n", value);
+		pr_info("echo %s\n", value);
 }

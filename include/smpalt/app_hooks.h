@@ -21,9 +21,9 @@
 /* 0 or -errno (logged by the part; the kernel serves on without it). */
 typedef int (*app_initcall_t)(void);
 
-#define app_initcall(fn)                                                     \
-	static const app_initcall_t __app_initcall_##fn                      \
-		__attribute__((used)) __section(".app_initcall") = fn
+#define app_initcall(fn)                                                      \
+	static const app_initcall_t __app_initcall_##fn __attribute__((used)) \
+	__section(".app_initcall") = fn
 
 /* Run every app_initcall; returns how many failed. */
 unsigned int app_run_initcalls(void);
