@@ -119,7 +119,7 @@ static void xenstore_drop_event(const char *why, uint32_t len)
 {
 	/* Log the first loss of a burst only: a storm must not flood. */
 	if (!xs.dropped)
-		xenstore_platform_log(
+		xenstore_platform_warn(
 			"xenstore: watch event dropped (%s, %u bytes)", why,
 			len);
 	xs.dropped = true;
@@ -572,7 +572,7 @@ int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn,
 		ret = xenstore_transaction_end(t, false);
 		if (ret != -EAGAIN)
 			return ret;
-		xenstore_platform_log(
+		xenstore_platform_warn(
 			"xenstore: %s: transaction conflict, attempt %u of %u",
 			what, attempt, XS_TRANSACTION_ATTEMPTS);
 	}
