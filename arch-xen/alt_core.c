@@ -78,11 +78,9 @@ static const char *alt_check_insns(const uint8_t *p, size_t len, bool pic)
 		int n = alt_insn_decode(p + off, len - off, &insn);
 
 		if (n < 0)
-			return "bytes are not whole instructions the decoder "
-			       "knows";
+			return "bytes are not whole instructions the decoder knows";
 		if (pic && !alt_insn_is_pic(&insn))
-			return "replacement is not position-independent "
-			       "(rip-relative operand or relative branch)";
+			return "replacement is not position-independent (rip-relative operand or relative branch)";
 		off += (size_t)n;
 	}
 	return NULL;
@@ -133,9 +131,9 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i, a,
 					"empty alternative_smp site");
 		if (!alt_in_text(t, a, s->site_len))
-			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i, a,
-					"alternative_smp site outside the "
-					"text");
+			return alt_fail(
+				rep, -EINVAL, ALT_SITE_SMP, i, a,
+				"alternative_smp site outside the text");
 		if (s->repl_len > s->site_len)
 			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i, a,
 					"replacement longer than its site");
@@ -149,11 +147,9 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		for (j = 0; j < nl; j++)
 			if (alt_overlap(a, s->site_len,
 					alt_rel_addr(&t->locks[j]), 1))
-				return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i,
-						a,
-						"lock prefix recorded both in "
-						".smp_locks and in an "
-						"alternative_smp site");
+				return alt_fail(
+					rep, -EINVAL, ALT_SITE_SMP, i, a,
+					"lock prefix recorded both in .smp_locks and in an alternative_smp site");
 		for (j = i + 1; j < ns; j++)
 			if (alt_overlap(a, s->site_len,
 					alt_site_addr(&t->smp[j]),
@@ -186,18 +182,16 @@ static int alt_check_records(const struct alt_tables *t, struct alt_report *rep)
 		for (j = 0; j < nl; j++)
 			if (alt_overlap(a, f->site_len,
 					alt_rel_addr(&t->locks[j]), 1))
-				return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE,
-						i, a,
-						"feature site overlaps a lock "
-						"site");
+				return alt_fail(
+					rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					"feature site overlaps a lock site");
 		for (j = 0; j < ns; j++)
 			if (alt_overlap(a, f->site_len,
 					alt_site_addr(&t->smp[j]),
 					t->smp[j].site_len))
-				return alt_fail(rep, -EINVAL, ALT_SITE_FEATURE,
-						i, a,
-						"feature site overlaps an "
-						"alternative_smp site");
+				return alt_fail(
+					rep, -EINVAL, ALT_SITE_FEATURE, i, a,
+					"feature site overlaps an alternative_smp site");
 		for (j = i + 1; j < nf; j++)
 			if (alt_overlap(a, f->site_len,
 					alt_site_addr(&t->feat[j]),
@@ -261,12 +255,11 @@ static int alt_verify(const struct alt_engine *e, enum alt_mode from,
 			return alt_fail(rep, -EINVAL, ALT_SITE_LOCK, i, a,
 					"lock site outside the text");
 		if (*(const uint8_t *)a != want)
-			return alt_fail(rep, -EINVAL, ALT_SITE_LOCK, i, a,
-					from == ALT_MODE_SMP
-						? "lock site does not hold "
-						  "0xf0"
-						: "lock site does not hold "
-						  "0x3e");
+			return alt_fail(
+				rep, -EINVAL, ALT_SITE_LOCK, i, a,
+				from == ALT_MODE_SMP
+					? "lock site does not hold 0xf0"
+					: "lock site does not hold 0x3e");
 	}
 	for (i = 0; i < alt_smp_count(t); i++) {
 		const struct alt_smp_site *s = &t->smp[i];
@@ -274,10 +267,9 @@ static int alt_verify(const struct alt_engine *e, enum alt_mode from,
 		const char *why = NULL;
 
 		if (!alt_in_text(t, (uintptr_t)site, s->site_len))
-			return alt_fail(rep, -EINVAL, ALT_SITE_SMP, i,
-					(uintptr_t)site,
-					"alternative_smp site outside the "
-					"text");
+			return alt_fail(
+				rep, -EINVAL, ALT_SITE_SMP, i, (uintptr_t)site,
+				"alternative_smp site outside the text");
 		if (from == ALT_MODE_UP) {
 			alt_smp_up_bytes(s, up);
 			if (alt_memcmp(site, up, s->site_len))

@@ -4,6 +4,8 @@
  * Xen itself: the emergency console before the PV console is up, and the
  * shutdown.
  */
+#define pr_fmt(fmt) "smpalt: " fmt
+
 #include <smpalt/hypervisor.h>
 #include <smpalt/errno.h>
 #include <smpalt/hypercall.h>
@@ -95,14 +97,14 @@ int hyp_boot_init(start_info_t *si)
 
 void __noreturn hyp_shutdown(unsigned int reason, const char *why)
 {
-	printk("smpalt: shutting down (%s)\n", why);
+	pr_info("shutting down (%s)\n", why);
 	if (printk_flush(PRINTK_DRAIN_TIMEOUT_NS))
-		pr_warn("smpalt: console did not drain\n");
+		pr_warn("console did not drain\n");
 	for (;;) {
 		long rc = hyp_sched_shutdown(reason);
 
 		/* Only returns on failure; crash is the last resort. */
-		pr_err("smpalt: SCHEDOP_shutdown(%u): %ld\n", reason, rc);
+		pr_err("SCHEDOP_shutdown(%u): %ld\n", reason, rc);
 		reason = SHUTDOWN_crash;
 	}
 }

@@ -9,6 +9,8 @@
  * only the start of memory at boot; mm_init() maps the rest, one new L1
  * table per 2 MiB, all of it under the L2 table the image lives in.
  */
+#define pr_fmt(fmt) "mm: " fmt
+
 #include <smpalt/mm.h>
 #include <smpalt/errno.h>
 #include <smpalt/hypercall.h>
@@ -82,7 +84,7 @@ static int mm_update_va(const void *va, uint64_t pte)
 	long rc = hyp_update_va_mapping((unsigned long)va, pte, MM_FLUSH_LOCAL);
 
 	if (rc)
-		pr_err("mm: update_va_mapping %p -> %#llx failed: %ld\n", va,
+		pr_err("update_va_mapping %p -> %#llx failed: %ld\n", va,
 		       (unsigned long long)pte, rc);
 	return (int)rc;
 }
@@ -111,7 +113,7 @@ static int mm_flush_updates(mmu_update_t *req, unsigned int n, const char *what)
 		return 0;
 	rc = hyp_mmu_update(req, n, &done, DOMID_SELF);
 	if (rc)
-		pr_err("mm: mmu_update (%s) failed after %u of %u: %ld\n", what,
+		pr_err("mmu_update (%s) failed after %u of %u: %ld\n", what,
 		       done, n, rc);
 	return (int)rc;
 }
@@ -130,7 +132,7 @@ static uint64_t *mm_take_table_frame(unsigned long *next_table)
 	uint64_t *table = hyp_pfn_to_virt(*next_table);
 
 	if (!(mm_lookup_pte(table) & PTE_PRESENT)) {
-		pr_err("mm: no mapped frame left for an L1 table at pfn %lu\n",
+		pr_err("no mapped frame left for an L1 table at pfn %lu\n",
 		       *next_table);
 		return NULL;
 	}
@@ -206,7 +208,7 @@ static unsigned long mm_map_memory(unsigned long nr_pages,
 	unsigned long chunk;
 
 	if (!l2) {
-		pr_err("mm: no L2 table above the image\n");
+		pr_err("no L2 table above the image\n");
 		return 0;
 	}
 	for (chunk = 0; chunk < nr_pages; chunk += PT_ENTRIES) {
@@ -277,22 +279,22 @@ int mm_init(void)
 	int rc;
 
 	if (nr_pages > MM_MAX_PAGES) {
-		pr_warn("mm: %lu pages, mapping only the first %lu\n", nr_pages,
+		pr_warn("%lu pages, mapping only the first %lu\n", nr_pages,
 			MM_MAX_PAGES);
 		nr_pages = MM_MAX_PAGES;
 	}
 	mapped = mm_map_memory(nr_pages, &next_free);
 	if (mapped < nr_pages)
-		pr_warn("mm: mapped %lu of %lu pages\n", mapped, nr_pages);
+		pr_warn("mapped %lu of %lu pages\n", mapped, nr_pages);
 
 	rc = mm_alias_init(&next_free);
 	if (rc) {
-		pr_err("mm: no text alias window: %d\n", rc);
+		pr_err("no text alias window: %d\n", rc);
 		return rc;
 	}
 	rc = mm_protect_text();
 	if (rc) {
-		pr_err("mm: cannot make the text read-only: %d\n", rc);
+		pr_err("cannot make the text read-only: %d\n", rc);
 		return rc;
 	}
 	/* From now on an overflow of vCPU 0's stack faults. */
@@ -310,7 +312,7 @@ int mm_init(void)
 		page_alloc_init(hyp_pfn_to_virt(next_free),
 				hyp_pfn_to_virt(mapped), &events);
 	}
-	pr_info("mm: %lu MiB, text %lu KiB read-only, %lu pages free\n",
+	pr_info("%lu MiB, text %lu KiB read-only, %lu pages free\n",
 		(mapped * PAGE_SIZE) >> 20,
 		(unsigned long)(__text_end - __text_start) >> 10,
 		page_free_count());
@@ -378,8 +380,7 @@ int mm_text_close(void)
 		 * Some alias entries may still map the text writable: stay
 		 * "open" so that the next close tries again, and say so.
 		 */
-		pr_err("mm: text alias not closed: %d; the text stays "
-		       "writable through it\n",
+		pr_err("text alias not closed: %d; the text stays writable through it\n",
 		       rc);
 		return rc;
 	}
@@ -400,8 +401,7 @@ int mm_text_write(void *dst, const void *src, size_t len)
 		return 0;
 	if (start < (uintptr_t)__text_start ||
 	    start + len > (uintptr_t)__text_end || start + len < start) {
-		pr_err("mm: refusing text write of %zu bytes at %p\n", len,
-		       dst);
+		pr_err("refusing text write of %zu bytes at %p\n", len, dst);
 		return -EFAULT;
 	}
 	rc = mm_text_open();

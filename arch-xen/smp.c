@@ -7,6 +7,8 @@
  * down.  A vCPU that calls VCPUOP_down resumes right after that call when
  * VCPUOP_up brings it back, so the offline path loops into the online one.
  */
+#define pr_fmt(fmt) "vcpu: " fmt
+
 #include <smpalt/barrier.h>
 #include <smpalt/cmdline.h>
 #include <smpalt/errno.h>
@@ -94,8 +96,7 @@ static void smp_read_test_knobs(void)
 	if (cmdline_get_ulong(CMDLINE_TEST_LATE_ALIVE_MS, &ms))
 		return;
 	smp_test_late_alive_ns = (uint64_t)ms * NSEC_PER_MSEC;
-	pr_warn("vcpu: TEST ONLY: secondaries report alive %lu ms after they "
-		"run (%s)\n",
+	pr_warn("TEST ONLY: secondaries report alive %lu ms after they run (%s)\n",
 		ms, CMDLINE_TEST_LATE_ALIVE_MS);
 }
 
@@ -113,8 +114,7 @@ static void smp_free_stack(unsigned int id, char *guard)
 					UVMF_INVLPG | UVMF_LOCAL);
 
 	if (rc) {
-		pr_err("vcpu: cannot map vCPU %u's guard page again: %ld; its "
-		       "%u stack pages stay allocated\n",
+		pr_err("cannot map vCPU %u's guard page again: %ld; its %u stack pages stay allocated\n",
 		       id, rc, SMP_STACK_PAGES);
 		return;
 	}
@@ -135,8 +135,7 @@ static void smp_init_failed(struct vcpu_local *v, const char *what, long rc)
 
 	v->init_failures++;
 	v->init_retry_at = time_now_ns() + wait;
-	pr_err("vcpu: %s for vCPU %u: %ld (failure %u in a row): not tried "
-	       "again for %llu s\n",
+	pr_err("%s for vCPU %u: %ld (failure %u in a row): not tried again for %llu s\n",
 	       what, v->id, rc, v->init_failures,
 	       (unsigned long long)(wait / NSEC_PER_SEC));
 }
@@ -157,8 +156,7 @@ static int smp_initialise(unsigned int id)
 	rc = hyp_update_va_mapping((unsigned long)guard, 0,
 				   UVMF_INVLPG | UVMF_LOCAL);
 	if (rc)
-		pr_warn("vcpu: no guard page below vCPU %u's stack: %ld\n", id,
-			rc);
+		pr_warn("no guard page below vCPU %u's stack: %ld\n", id, rc);
 	v->self = v;
 	v->id = id;
 	v->stack_lo = (uintptr_t)stack;
@@ -192,8 +190,7 @@ static int smp_initialise(unsigned int id)
 		return (int)rc;
 	}
 	if (v->init_failures)
-		pr_info("vcpu: VCPUOP_initialise(%u) succeeded after %u "
-			"failures\n",
+		pr_info("VCPUOP_initialise(%u) succeeded after %u failures\n",
 			id, v->init_failures);
 	v->init_failures = 0;
 	v->initialised = true;
@@ -229,12 +226,11 @@ int vcpu_bring_up(unsigned int id)
 	 */
 	rc = vcpu_xen_is_up(id);
 	if (rc < 0) {
-		pr_err("vcpu: VCPUOP_is_up(%u): %ld\n", id, rc);
+		pr_err("VCPUOP_is_up(%u): %ld\n", id, rc);
 		return (int)rc;
 	}
 	if (rc > 0) {
-		pr_info("vcpu: vCPU %u already up in Xen (VCPUOP_is_up): "
-			"counted online\n",
+		pr_info("vCPU %u already up in Xen (VCPUOP_is_up): counted online\n",
 			id);
 		return 0;
 	}
@@ -252,7 +248,7 @@ int vcpu_bring_up(unsigned int id)
 	v->alive = false;
 	rc = hyp_vcpu_op(VCPUOP_up, id, NULL);
 	if (rc) {
-		pr_err("vcpu: VCPUOP_up(%u): %ld\n", id, rc);
+		pr_err("VCPUOP_up(%u): %ld\n", id, rc);
 		return (int)rc;
 	}
 	/* Online means running its loop with its handlers installed. */
@@ -273,14 +269,13 @@ int vcpu_bring_up(unsigned int id)
 	 */
 	rc = vcpu_xen_is_up(id);
 	if (rc > 0) {
-		pr_warn("vcpu: vCPU %u slow: up in Xen, not running its loop "
-			"after %llu ms; counted online\n",
+		pr_warn("vCPU %u slow: up in Xen, not running its loop after %llu ms; counted online\n",
 			id,
 			(unsigned long long)((time_now_ns() - start) /
 					     NSEC_PER_MSEC));
 		return 0;
 	}
-	pr_err("vcpu: vCPU %u did not come up (VCPUOP_is_up: %ld)\n", id, rc);
+	pr_err("vCPU %u did not come up (VCPUOP_is_up: %ld)\n", id, rc);
 	return rc < 0 ? (int)rc : -ETIMEDOUT;
 }
 
@@ -327,11 +322,11 @@ int vcpu_wait_down(unsigned int id)
 		if (rc == 0)
 			return 0;
 		if (rc < 0) {
-			pr_err("vcpu: VCPUOP_is_up(%u): %ld\n", id, rc);
+			pr_err("VCPUOP_is_up(%u): %ld\n", id, rc);
 			return (int)rc;
 		}
 		if (time_now_ns() >= deadline) {
-			pr_err("vcpu: vCPU %u did not go down\n", id);
+			pr_err("vCPU %u did not go down\n", id);
 			return -ETIMEDOUT;
 		}
 		time_sleep_ns(SMP_POLL_NS);
@@ -412,9 +407,8 @@ void vcpu_secondary_main(unsigned int id)
 			 * Still running: say so again.  vCPU 0 sees
 			 * VCPUOP_is_up stay 1 and keeps us online.
 			 */
-			pr_err("vcpu: VCPUOP_down(%u) failed: %ld; staying "
-			       "up\n",
-			       id, rc);
+			pr_err("VCPUOP_down(%u) failed: %ld; staying up\n", id,
+			       rc);
 			continue;
 		}
 		/*

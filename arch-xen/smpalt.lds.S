@@ -42,6 +42,11 @@ SECTIONS
 
 	.rodata : LMA(.rodata) {
 		*(.rodata .rodata.*)
+		/* The app's init functions (app_hooks.h), in link order. */
+		. = ALIGN(8);
+		__app_initcall_start = .;
+		KEEP(*(.app_initcall))
+		__app_initcall_end = .;
 	} :image
 
 	.note.Xen : LMA(.note.Xen) {

@@ -7,6 +7,8 @@
  * the read-only text), the serializing instruction (mm_text_sync()) and
  * CPUID as Xen lets a PV guest see it.
  */
+#define pr_fmt(fmt) "alt: " fmt
+
 #include <smpalt/text.h>
 #include <smpalt/alternative.h>
 #include <smpalt/errno.h>
@@ -217,19 +219,15 @@ static int text_free_tables(size_t table_bytes)
 	for (p = start; p < end; p += PAGE_SIZE) {
 		if ((mm_lookup_pte(p) & (PTE_PRESENT | PTE_RW)) !=
 		    (PTE_PRESENT | PTE_RW)) {
-			pr_err("alt: maxvcpus is 1: UP for good, but SMP table "
-			       "page %p is not mapped read-write: nothing "
-			       "freed\n",
+			pr_err("maxvcpus is 1: UP for good, but SMP table page %p is not mapped read-write: nothing freed\n",
 			       p);
 			return -EFAULT;
 		}
 	}
 	pages = page_give_back(start, end);
-	pr_info("alt: maxvcpus is 1: UP for good, freed %lu bytes (%lu pages) "
-		"of SMP tables\n",
+	pr_info("maxvcpus is 1: UP for good, freed %lu bytes (%lu pages) of SMP tables\n",
 		pages * PAGE_SIZE, pages);
-	pr_info("alt: the engine's SMP tables and save buffer held %zu of "
-		"those bytes\n",
+	pr_info("the engine's SMP tables and save buffer held %zu of those bytes\n",
 		table_bytes);
 	return 0;
 }
@@ -287,8 +285,8 @@ static int text_run_canary(atomic_t *counter, const char *form)
 
 	text_canary(counter);
 	if (atomic_read(counter) != before + TEXT_CANARY_STEP) {
-		pr_err("alt: self-test: canary in %s form added %d, not %d\n",
-		       form, atomic_read(counter) - before, TEXT_CANARY_STEP);
+		pr_err("self-test: canary in %s form added %d, not %d\n", form,
+		       atomic_read(counter) - before, TEXT_CANARY_STEP);
 		return -EINVAL;
 	}
 	return 0;
@@ -331,8 +329,7 @@ int text_selftest(text_switch_fn switch_to)
 	if (rc)
 		return rc;
 	if (memcmp(code, start == ALT_MODE_UP ? up_bytes : smp_bytes, len)) {
-		pr_err("alt: self-test: canary bytes differ after the round "
-		       "trip\n");
+		pr_err("self-test: canary bytes differ after the round trip\n");
 		return -EINVAL;
 	}
 	rc = text_run_canary(&counter, text_mode_name(start));
@@ -341,11 +338,10 @@ int text_selftest(text_switch_fn switch_to)
 	if (smp_bytes[0] != TEXT_LOCK_PREFIX_SMP ||
 	    up_bytes[0] != TEXT_LOCK_PREFIX_UP ||
 	    !memcmp(smp_bytes, up_bytes, len)) {
-		pr_err("alt: self-test: canary starts %#x (SMP) / %#x (UP)\n",
+		pr_err("self-test: canary starts %#x (SMP) / %#x (UP)\n",
 		       smp_bytes[0], up_bytes[0]);
 		return -EINVAL;
 	}
-	pr_info("alt: self-test passed: canary patched both ways and run in "
-		"each form\n");
+	pr_info("self-test passed: canary patched both ways and run in each form\n");
 	return 0;
 }

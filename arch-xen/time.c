@@ -14,6 +14,8 @@
  * clock never goes back: a reading below the latest one returns the
  * latest one.
  */
+#define pr_fmt(fmt) "time: " fmt
+
 #include <smpalt/time.h>
 #include <smpalt/atomic.h>
 #include <smpalt/clock.h>
@@ -126,8 +128,8 @@ void time_measure_step(void)
 
 	time_step = clock_step(time_read_local, NULL);
 	if (!base) {
-		printk("time: clock step %llu ns (no Xen TSC leaf)\n",
-		       (unsigned long long)time_step);
+		pr_info("clock step %llu ns (no Xen TSC leaf)\n",
+			(unsigned long long)time_step);
 		return;
 	}
 	hyp_cpuid(base + TIME_XEN_LEAF_TSC, 0, &a, &b, &c, &d);
@@ -135,10 +137,9 @@ void time_measure_step(void)
 	 * An emulated TSC stands still for a while after a vCPU moves to a
 	 * pCPU whose clock lags: clock.h says why, and how timings cope.
 	 */
-	printk("time: clock step %llu ns; Xen TSC mode %u, rdtsc %s, "
-	       "%u kHz\n",
-	       (unsigned long long)time_step, b,
-	       a & TIME_XEN_TSC_EMULATED ? "emulated" : "native", c);
+	pr_info("clock step %llu ns; Xen TSC mode %u, rdtsc %s, %u kHz\n",
+		(unsigned long long)time_step, b,
+		a & TIME_XEN_TSC_EMULATED ? "emulated" : "native", c);
 }
 
 uint64_t time_local_step(void)
@@ -159,7 +160,7 @@ int time_set_timer(uint64_t deadline_ns)
 	long rc = hyp_vcpu_op(VCPUOP_set_singleshot_timer, vcpu_id(), &t);
 
 	if (rc)
-		pr_err("time: set_singleshot_timer(%llu) on vCPU %u: %ld\n",
+		pr_err("set_singleshot_timer(%llu) on vCPU %u: %ld\n",
 		       (unsigned long long)deadline_ns, vcpu_id(), rc);
 	return (int)rc;
 }
@@ -178,8 +179,7 @@ void time_init_vcpu(void)
 	long rc = hyp_vcpu_op(VCPUOP_stop_periodic_timer, vcpu_id(), NULL);
 
 	if (rc)
-		pr_warn("time: stop_periodic_timer on vCPU %u: %ld\n",
-			vcpu_id(), rc);
+		pr_warn("stop_periodic_timer on vCPU %u: %ld\n", vcpu_id(), rc);
 }
 
 void time_sleep_ns(uint64_t ns)

@@ -7,6 +7,8 @@
  * bug.  The report is for a human and for the harness (which looks for
  * "RIP:"), then the domain stops with SHUTDOWN_crash.
  */
+#define pr_fmt(fmt) "traps: " fmt
+
 #include <smpalt/traps.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
@@ -98,8 +100,7 @@ int traps_init_vcpu(void)
 	}
 	rc = hyp_set_trap_table(trap_table);
 	if (rc)
-		pr_err("traps: set_trap_table on vCPU %u: %ld\n", vcpu_id(),
-		       rc);
+		pr_err("set_trap_table on vCPU %u: %ld\n", vcpu_id(), rc);
 	return (int)rc;
 }
 
@@ -119,12 +120,12 @@ int traps_init_callbacks(void)
 
 	rc = hyp_callback_op(CALLBACKOP_register, &event);
 	if (rc) {
-		pr_err("traps: register event callback: %ld\n", rc);
+		pr_err("register event callback: %ld\n", rc);
 		return (int)rc;
 	}
 	rc = hyp_callback_op(CALLBACKOP_register, &failsafe);
 	if (rc) {
-		pr_err("traps: register failsafe callback: %ld\n", rc);
+		pr_err("register failsafe callback: %ld\n", rc);
 		return (int)rc;
 	}
 	return 0;
@@ -209,8 +210,8 @@ void trap_handle(struct trap_regs *r)
 			hyp_sched_shutdown(SHUTDOWN_crash);
 	printk_enter_panic_mode();
 
-	printk(KERN_EMERG "smpalt: fatal exception %lu (%s), error code "
-			  "%#lx, on vCPU %u\n",
+	printk(KERN_EMERG
+	       "smpalt: fatal exception %lu (%s), error code %#lx, on vCPU %u\n",
 	       (unsigned long)r->vector, trap_name(r->vector),
 	       (unsigned long)r->error_code, self->id);
 	if (r->vector == 14) {
@@ -249,8 +250,8 @@ void trap_handle(struct trap_regs *r)
 void trap_failsafe(void)
 {
 	printk_enter_panic_mode();
-	printk(KERN_EMERG "smpalt: failsafe callback on vCPU %u: Xen could "
-			  "not restore a segment register\n",
+	printk(KERN_EMERG
+	       "smpalt: failsafe callback on vCPU %u: Xen could not restore a segment register\n",
 	       vcpu_id());
 	trap_die();
 }

@@ -12,6 +12,8 @@
  * bitmaps from other physical CPUs at any time: they are only touched with
  * locked operations (barrier.h), never with the engine's patchable ones.
  */
+#define pr_fmt(fmt) "evtchn: " fmt
+
 #include <smpalt/evtchn.h>
 #include <smpalt/barrier.h>
 #include <smpalt/errno.h>
@@ -45,13 +47,12 @@ static int evtchn_bind_virq(uint32_t virq, unsigned int vcpu,
 	long rc = hyp_event_channel_op(EVTCHNOP_bind_virq, &bind);
 
 	if (rc) {
-		pr_err("evtchn: bind VIRQ %u to vCPU %u: %ld\n", virq, vcpu,
-		       rc);
+		pr_err("bind VIRQ %u to vCPU %u: %ld\n", virq, vcpu, rc);
 		return (int)rc;
 	}
 	if (!evtchn_valid(bind.port)) {
-		pr_err("evtchn: VIRQ %u got port %u beyond the 2-level ABI\n",
-		       virq, bind.port);
+		pr_err("VIRQ %u got port %u beyond the 2-level ABI\n", virq,
+		       bind.port);
 		return -ERANGE;
 	}
 	evtchn_mask(bind.port);
@@ -71,7 +72,7 @@ int evtchn_send(evtchn_port_t port)
 	long rc = hyp_evtchn_send(port);
 
 	if (rc)
-		pr_err("evtchn: send on port %u: %ld\n", port, rc);
+		pr_err("send on port %u: %ld\n", port, rc);
 	return (int)rc;
 }
 
@@ -90,7 +91,7 @@ void evtchn_unmask(evtchn_port_t port)
 	 * re-raises the selector and upcall bits that masking suppressed.
 	 */
 	if (hyp_event_channel_op(EVTCHNOP_unmask, &op))
-		pr_err("evtchn: unmask port %u failed\n", port);
+		pr_err("unmask port %u failed\n", port);
 }
 
 bool evtchn_clear_pending(evtchn_port_t port)

@@ -6,6 +6,8 @@
  * under the guest's home.  We acknowledge by clearing the key (xl waits
  * for that), say why we stop, let the console drain, then ask Xen.
  */
+#define pr_fmt(fmt) "smpalt: " fmt
+
 #include <smpalt/shutdown.h>
 #include <smpalt/errno.h>
 #include <smpalt/hypervisor.h>
@@ -13,8 +15,6 @@
 #include <smpalt/string.h>
 #include <smpalt/xenstore.h>
 
-#define SHUTDOWN_KEY "control/shutdown"
-#define SHUTDOWN_TOKEN "shutdown"
 /* Longest request value we accept. */
 #define SHUTDOWN_VALUE_MAX 32
 
@@ -27,34 +27,25 @@ static const struct {
 	{"reboot", SHUTDOWN_reboot},
 };
 
-int shutdown_init(void)
-{
-	return xenstore_watch(SHUTDOWN_KEY, SHUTDOWN_TOKEN);
-}
-
-bool shutdown_handle_watch(const char *token)
+void shutdown_handle_watch(const char *path)
 {
 	char value[SHUTDOWN_VALUE_MAX];
 	size_t i;
 	int rc;
 
-	if (token && strcmp(token, SHUTDOWN_TOKEN))
-		return false;
-
+	(void)path; /* one key: read it whatever changed */
 	rc = xenstore_read(XS_TRANSACTION_NONE, SHUTDOWN_KEY, value,
 			   sizeof(value));
 	if (rc == -ENOENT || rc == 0)
-		return true; /* no request (the watch fires once at start) */
+		return; /* no request (the watch fires once at start) */
 	if (rc < 0)
-		return true; /* logged by the client */
+		return; /* logged by the client */
 
 	/* Acknowledge whatever was asked, as Linux does. */
 	if (xenstore_write(XS_TRANSACTION_NONE, SHUTDOWN_KEY, ""))
-		pr_warn("smpalt: could not acknowledge %s=%s\n", SHUTDOWN_KEY,
-			value);
+		pr_warn("could not acknowledge %s=%s\n", SHUTDOWN_KEY, value);
 	for (i = 0; i < ARRAY_SIZE(shutdown_requests); i++)
 		if (!strcmp(value, shutdown_requests[i].request))
 			hyp_shutdown(shutdown_requests[i].reason, value);
-	pr_warn("smpalt: ignoring %s=%s\n", SHUTDOWN_KEY, value);
-	return true;
+	pr_warn("ignoring %s=%s\n", SHUTDOWN_KEY, value);
 }

@@ -109,8 +109,7 @@ static bool xenstore_ring_sane(XENSTORE_RING_IDX prod, XENSTORE_RING_IDX cons,
 		return true;
 	if (!xs.ring_broken)
 		xenstore_platform_log(
-			"xenstore: %s ring indices prod %u cons %u "
-			"exceed the ring size %u",
+			"xenstore: %s ring indices prod %u cons %u exceed the ring size %u",
 			which, prod, cons, XENSTORE_RING_SIZE);
 	xs.ring_broken = true;
 	return false;
@@ -120,7 +119,7 @@ static void xenstore_drop_event(const char *why, uint32_t len)
 {
 	/* Log the first loss of a burst only: a storm must not flood. */
 	if (!xs.dropped)
-		xenstore_platform_log(
+		xenstore_platform_warn(
 			"xenstore: watch event dropped (%s, %u bytes)", why,
 			len);
 	xs.dropped = true;
@@ -222,9 +221,7 @@ static bool xenstore_rx_pump(void)
 			rx->oversize = rx->hdr.len > XENSTORE_PAYLOAD_MAX;
 			if (rx->oversize)
 				xenstore_platform_log(
-					"xenstore: message type %u "
-					"req_id %u has %u bytes, over "
-					"the %u limit: discarded",
+					"xenstore: message type %u req_id %u has %u bytes, over the %u limit: discarded",
 					rx->hdr.type, rx->hdr.req_id,
 					rx->hdr.len, XENSTORE_PAYLOAD_MAX);
 		}
@@ -320,8 +317,7 @@ static int xenstore_talk(uint32_t type, xenstore_transaction_t t,
 		total += iov[i].len;
 	if (total > XENSTORE_PAYLOAD_MAX) {
 		xenstore_platform_log(
-			"xenstore: %s: request of %u bytes exceeds "
-			"the %u byte payload limit",
+			"xenstore: %s: request of %u bytes exceeds the %u byte payload limit",
 			key, (unsigned)total, XENSTORE_PAYLOAD_MAX);
 		return -E2BIG;
 	}
@@ -430,8 +426,7 @@ int xenstore_read(xenstore_transaction_t t, const char *path, char *buf,
 		goto out;
 	if ((size_t)xs.rx.hdr.len + 1 > len) {
 		xenstore_platform_log(
-			"xenstore: %s: value of %u bytes does not fit "
-			"a %u byte buffer",
+			"xenstore: %s: value of %u bytes does not fit a %u byte buffer",
 			path, xs.rx.hdr.len, (unsigned)len);
 		ret = -ERANGE;
 		goto out;
@@ -484,8 +479,7 @@ int xenstore_directory(xenstore_transaction_t t, const char *path, char *buf,
 		n++; /* the NUL xenstore_rx_pump() stored after the body */
 	if (n > len) {
 		xenstore_platform_log(
-			"xenstore: %s: listing of %u bytes does not "
-			"fit a %u byte buffer",
+			"xenstore: %s: listing of %u bytes does not fit a %u byte buffer",
 			path, n, (unsigned)len);
 		ret = -ERANGE;
 		goto out;
@@ -578,9 +572,8 @@ int xenstore_transaction_run(const char *what, xenstore_transaction_fn fn,
 		ret = xenstore_transaction_end(t, false);
 		if (ret != -EAGAIN)
 			return ret;
-		xenstore_platform_log(
-			"xenstore: %s: transaction conflict, attempt "
-			"%u of %u",
+		xenstore_platform_warn(
+			"xenstore: %s: transaction conflict, attempt %u of %u",
 			what, attempt, XS_TRANSACTION_ATTEMPTS);
 	}
 	xenstore_platform_log(

@@ -34,3 +34,14 @@ void xenstore_platform_log(const char *fmt, ...)
 	va_end(ap);
 	pr_err("%s\n", line);
 }
+
+void xenstore_platform_warn(const char *fmt, ...)
+{
+	char line[PRINTK_LINE_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	pr_warn("%s\n", line);
+}

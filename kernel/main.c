@@ -2,7 +2,9 @@
 /*
  * main.c - how the kernel comes up, in order, and vCPU 0's control loop.
  */
-#include <smpalt/bench.h>
+#define pr_fmt(fmt) "smpalt: " fmt
+
+#include <smpalt/app_hooks.h>
 #include <smpalt/cmdline.h>
 #include <smpalt/console.h>
 #include <smpalt/errno.h>
@@ -15,7 +17,6 @@
 #include <smpalt/panic.h>
 #include <smpalt/printk.h>
 #include <smpalt/report.h>
-#include <smpalt/selftest.h>
 #include <smpalt/shutdown.h>
 #include <smpalt/smpmode.h>
 #include <smpalt/status.h>
@@ -24,7 +25,7 @@
 #include <smpalt/traps.h>
 #include <smpalt/vcpu.h>
 #include <smpalt/vcpu_watch.h>
-#include <smpalt/work.h>
+#include <smpalt/watch.h>
 #include <smpalt/xenstore.h>
 
 #define SMPALT_VERSION "0.1"
@@ -32,8 +33,6 @@
 #define XENVER_MAJOR_SHIFT 16
 #define XENVER_MINOR_MASK 0xffff
 
-/* Watch events longer than the client keeps are dropped by it anyway. */
-#define MAIN_TOKEN_MAX 32
 #define MAIN_DOMID_MAX 16
 
 /* An address no page ever maps: the guest's lowest page. */
@@ -66,8 +65,8 @@ static void print_banner(void)
 
 	hyp_version_major = (unsigned int)(ver >> XENVER_MAJOR_SHIFT);
 	hyp_version_minor = (unsigned int)(ver & XENVER_MINOR_MASK);
-	printk("smpalt kernel " SMPALT_VERSION " booting on Xen %u.%u, "
-	       "%lu MiB, cmdline \"%s\"\n",
+	printk("smpalt kernel " SMPALT_VERSION
+	       " booting on Xen %u.%u, %lu MiB, cmdline \"%s\"\n",
 	       hyp_version_major, hyp_version_minor,
 	       (hyp_start_info->nr_pages * PAGE_SIZE) >> 20, cmdline_get());
 	if (!cmdline_get_ulong("loglevel", &level))
@@ -121,8 +120,7 @@ static void boot_reuse_smp_tables(void)
 	}
 	while (n)
 		page_free(got[--n]);
-	printk("alt: SMP table pages reused: %lu of %lu allocated again, "
-	       "%lu words written and read back, %lu wrong\n",
+	printk("alt: SMP table pages reused: %lu of %lu allocated again, %lu words written and read back, %lu wrong\n",
 	       reused, freed, ok, bad);
 }
 
@@ -175,32 +173,22 @@ static __attribute__((noinline)) void crash_on_purpose(void)
 {
 	volatile unsigned long *bad = (volatile unsigned long *)CRASH_ADDRESS;
 
-	printk("smpalt: smpalt.crash=1: faulting on purpose\n");
+	pr_info("smpalt.crash=1: faulting on purpose\n");
 	/* Hide the constant from the compiler's bounds checks. */
 	__asm__("" : "+r"(bad));
 	*bad = 0;
 }
 
-static void handle_watch(const char *path, const char *token)
-{
-	if (shutdown_handle_watch(token))
-		return;
-	if (vcpu_watch_handle(path, token))
-		return;
-	if (!strcmp(token, STATUS_CONTROL_TOKEN)) {
-		status_handle_control();
-		work_read_demand();
-		work_handle_check();
-		vcpu_watch_test_switch();
-		return;
-	}
-	pr_warn("smpalt: watch event %s with unknown token %s\n", path, token);
-}
+/* control/shutdown: the driver reads and acts, the kernel watches. */
+static const struct watch shutdown_watch = {
+	.path = SHUTDOWN_KEY,
+	.handle = shutdown_handle_watch,
+};
 
 /* vCPU 0: serve xenstore watches forever. */
 static void __noreturn control_loop(evtchn_port_t store_port)
 {
-	char path[XS_WATCH_EVENT_MAX], token[MAIN_TOKEN_MAX];
+	char path[XS_WATCH_EVENT_MAX], token[WATCH_PATH_MAX];
 
 	for (;;) {
 		uint64_t deadline, hotplug_deadline;
@@ -208,20 +196,16 @@ static void __noreturn control_loop(evtchn_port_t store_port)
 
 		while ((rc = xenstore_next_watch(path, sizeof(path), token,
 						 sizeof(token))) > 0)
-			handle_watch(path, token);
+			watch_dispatch(path, token);
 		if (xenstore_watch_take_dropped()) {
 			/* Events were lost: re-read everything we watch. */
-			pr_warn("smpalt: watch events lost, re-reading\n");
-			shutdown_handle_watch(NULL);
-			vcpu_watch_handle(NULL, NULL);
-			status_handle_control();
-			work_read_demand();
-			work_handle_check();
+			pr_warn("watch events lost, re-reading\n");
+			watch_reread_all();
 		}
 		/* vCPU hotplug, once per burst of watch events. */
 		hotplug_deadline = vcpu_watch_poll();
-		/* The workload's share: generate, sample, run a batch. */
-		deadline = work_poll();
+		/* The app's share (the workload: generate, sample, a batch). */
+		deadline = app_poll();
 		if (!deadline ||
 		    (hotplug_deadline && hotplug_deadline < deadline))
 			deadline = hotplug_deadline;
@@ -237,10 +221,6 @@ static void __noreturn control_loop(evtchn_port_t store_port)
  */
 void __noreturn start_kernel(start_info_t *si)
 {
-	static const struct vcpu_idle_work idle_work = {
-		.run_batch = work_run_batch,
-		.pending = work_pending,
-	};
 	struct smpmode_result boot;
 
 	/* 0. start_info; printk to Xen's emergency console; the ground
@@ -280,35 +260,27 @@ void __noreturn start_kernel(start_info_t *si)
 	/* 7. Our own text to UP form (one vCPU), with the self-test. */
 	printk("vcpu: maxvcpus %u\n", vcpu_probe_max());
 	boot_switch_to_up(&boot);
-	/* 8. Xenstore, then state and watches. */
+	/* 8. Xenstore, then state and the kernel's watches (watch.h). */
 	if (xenstore_start())
 		panic("xenstore unavailable");
 	if (vcpu_watch_init(&boot))
-		pr_err("smpalt: no cpu watch: vCPU hotplug disabled\n");
+		pr_err("no cpu watch: vCPU hotplug disabled\n");
 	vcpu_watch_publish();
-	if (shutdown_init())
-		pr_err("smpalt: no control/shutdown watch\n");
+	if (watch_add(&shutdown_watch))
+		pr_err("no control/shutdown watch\n");
 	if (status_init())
-		pr_err("smpalt: no control/smpalt watch\n");
-	work_init();
-	/* Secondaries run the workload's batches in their idle loops. */
-	vcpu_set_idle_work(&idle_work);
-	printk("smpalt: ready\n");
+		pr_err("no control/smpalt watch\n");
+	/* 9. The app (app/): its watches, poll, idle work and boot tests. */
+	app_run_initcalls();
+	pr_info("ready\n");
 
-	/* 9. Test hooks: in-guest checks; a fault to see the crash path. */
-	if (cmdline_get_bool("smpalt.selftest"))
-		selftest_run(&boot); /* then serve as usual: dom0 destroys us */
-	if (cmdline_get_bool("smpalt.bench")) {
-		/* Each primitive alone, then the item; vCPU 0 alone (no
-		 * secondary is up yet).  After an error nothing more runs. */
-		if (!bench_locks())
-			work_bench();
-		vcpu_watch_publish(); /* its switches count */
-	}
+	/* 10. Test hooks: the app's boot tests (smpalt.selftest,
+	 * smpalt.bench); a fault to see the crash path. */
+	app_run_boot_tests(&boot);
 	/* One "Test result:" line for all of the above (none ran: none). */
 	report_print();
 	if (cmdline_get_bool("smpalt.crash"))
 		crash_on_purpose();
-	/* 10. vCPU 0 becomes the control thread. */
+	/* 11. vCPU 0 becomes the control thread. */
 	control_loop(si->store_evtchn);
 }

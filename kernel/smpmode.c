@@ -9,6 +9,8 @@
  * once and counted, every failure is logged once with the site at fault,
  * and the counters behind data/smpalt/ are kept.
  */
+#define pr_fmt(fmt) "alt: " fmt
+
 #include <smpalt/smpmode.h>
 #include <smpalt/errno.h>
 #include <smpalt/printk.h>
@@ -36,8 +38,8 @@ static const char *smpmode_kind(enum alt_site_kind k)
 
 static void smpmode_log_failure(const char *what, const struct alt_report *r)
 {
-	pr_err("alt: %s failed: %d (%s), %s site %zu at %#lx: %s\n", what,
-	       r->error, errno_name(r->error), smpmode_kind(r->kind), r->index,
+	pr_err("%s failed: %d (%s), %s site %zu at %#lx: %s\n", what, r->error,
+	       errno_name(r->error), smpmode_kind(r->kind), r->index,
 	       (unsigned long)r->addr, r->reason ? r->reason : "?");
 }
 
@@ -72,8 +74,7 @@ int smpmode_init(void)
 		smpmode_log_failure("init", &rep);
 		return rc;
 	}
-	pr_info("alt: %zu lock sites, %zu smp alternatives, %zu feature "
-		"alternatives\n",
+	pr_info("%zu lock sites, %zu smp alternatives, %zu feature alternatives\n",
 		alt_lock_count(tables), alt_smp_count(tables),
 		alt_feature_count(tables));
 	rc = text_apply_features(&rep);
@@ -137,13 +138,11 @@ static int smpmode_check_alone(enum alt_mode to)
 		return 0;
 	smpmode_refused++;
 	if (up > 0)
-		pr_err("alt: switch to %s refused: vCPU %d is up "
-		       "(VCPUOP_is_up); nothing written, the text stays %s\n",
+		pr_err("switch to %s refused: vCPU %d is up (VCPUOP_is_up); nothing written, the text stays %s\n",
 		       to == ALT_MODE_UP ? "UP" : "SMP", up,
 		       smpmode_name(smpmode_current()));
 	else
-		pr_err("alt: switch to %s refused: VCPUOP_is_up failed: %d "
-		       "(%s); nothing written, the text stays %s\n",
+		pr_err("switch to %s refused: VCPUOP_is_up failed: %d (%s); nothing written, the text stays %s\n",
 		       to == ALT_MODE_UP ? "UP" : "SMP", up, errno_name(up),
 		       smpmode_name(smpmode_current()));
 	return -EBUSY;
@@ -171,8 +170,7 @@ int smpmode_switch(enum alt_mode to, struct smpmode_result *res)
 	}
 	if (done.close_rc) {
 		/* The text did switch; mm.c logged the alias left open. */
-		pr_err("alt: switch to %s done, but its text alias is still "
-		       "mapped: %d (%s)\n",
+		pr_err("switch to %s done, but its text alias is still mapped: %d (%s)\n",
 		       to == ALT_MODE_UP ? "UP" : "SMP", done.close_rc,
 		       errno_name(done.close_rc));
 		return done.close_rc;

@@ -4,9 +4,12 @@
  * (what they ask).  Relative xenstore paths are under the guest's home,
  * /local/domain/<domid>/.
  */
+#define pr_fmt(fmt) "smpalt: " fmt
+
 #include <smpalt/status.h>
 #include <smpalt/errno.h>
 #include <smpalt/printk.h>
+#include <smpalt/watch.h>
 #include <smpalt/xenstore.h>
 
 #include <stdarg.h>
@@ -35,25 +38,31 @@ int status_publish(const char *key, const char *fmt, ...)
 	return xenstore_write(XS_TRANSACTION_NONE, path, value);
 }
 
+static const struct watch status_watch = {
+	.path = CONTROL_DIR,
+	.handle = status_handle_control,
+};
+
 int status_init(void)
 {
 	/* Once at boot; a failure is logged by the client and harms nothing. */
 	status_publish("version", "%u", STATUS_INTERFACE_VERSION);
-	return xenstore_watch(CONTROL_DIR, STATUS_CONTROL_TOKEN);
+	return watch_add(&status_watch);
 }
 
-void status_handle_control(void)
+void status_handle_control(const char *path)
 {
 	char value[STATUS_VALUE_MAX];
 	int rc;
 
 	/* echo: a liveness probe for dom0, copied to data/smpalt/echo. */
 	rc = xenstore_read(XS_TRANSACTION_NONE, CONTROL_DIR "/echo", value,
-		     sizeof(value));
+			   sizeof(value));
+	(void)path; /* echo is the only key read here */
 	if (rc == -ENOENT)
 		return; /* not asked for: nothing to do */
 	if (rc < 0)
 		return; /* logged by the client */
 	if (!status_publish("echo", "%s", value))
-		pr_info("smpalt: echo %s\n", value);
+		pr_info("echo %s\n", value);
 }

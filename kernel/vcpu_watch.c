@@ -13,6 +13,8 @@
  * plans order switches while vCPU 0 runs alone; smpmode_switch() checks
  * that with Xen again and refuses otherwise (data/smpalt/refused).
  */
+#define pr_fmt(fmt) "hotplug: " fmt
+
 #include <smpalt/vcpu_watch.h>
 #include <smpalt/cmdline.h>
 #include <smpalt/errno.h>
@@ -22,6 +24,7 @@
 #include <smpalt/string.h>
 #include <smpalt/time.h>
 #include <smpalt/vcpu.h>
+#include <smpalt/watch.h>
 #include <smpalt/xenstore.h>
 
 /* Longest availability value we keep ("online", "offline", junk cut). */
@@ -51,7 +54,7 @@ static void vcpu_watch_report(void *ctx, const struct hotplug_report *r)
 {
 	if (ctx && *(const bool *)ctx)
 		return;
-	pr_warn("hotplug: %s%s%s: %s\n", r->key, r->value ? "=" : "",
+	pr_warn("%s%s%s: %s\n", r->key, r->value ? "=" : "",
 		r->value ? r->value : "", hotplug_problem_str(r->problem));
 }
 
@@ -71,15 +74,30 @@ void vcpu_watch_publish(void)
 /* Test only: control/smpalt/test-switch is obeyed (cmdline.h). */
 static bool vcpu_watch_test_direct;
 
+static const struct watch vcpu_watch_cpu = {
+	.path = HOTPLUG_CPU_DIR,
+	.handle = vcpu_watch_handle,
+};
+
+static const struct watch vcpu_watch_test = {
+	.path = CONTROL_DIR,
+	.handle = vcpu_watch_test_switch,
+};
+
 int vcpu_watch_init(const struct smpmode_result *boot)
 {
+	int rc;
+
 	vcpu_last_switch = *boot;
 	vcpu_watch_test_direct = cmdline_get_bool(CMDLINE_TEST_DIRECT_SWITCH);
-	if (vcpu_watch_test_direct)
-		printk("hotplug: TEST ONLY: %s: control/smpalt/test-switch "
-		       "switches past the plan\n",
-		       CMDLINE_TEST_DIRECT_SWITCH);
-	return xenstore_watch(HOTPLUG_CPU_DIR, VCPU_WATCH_TOKEN);
+	if (vcpu_watch_test_direct) {
+		pr_info("TEST ONLY: %s: control/smpalt/test-switch switches past the plan\n",
+			CMDLINE_TEST_DIRECT_SWITCH);
+		rc = watch_add(&vcpu_watch_test);
+		if (rc)
+			return rc;
+	}
+	return watch_add(&vcpu_watch_cpu);
 }
 
 /* Read cpu/<i>/availability for every i < maxvcpus (NULL if absent). */
@@ -120,16 +138,14 @@ static void vcpu_watch_sync_xen(void)
 
 		if (rc > 0 && !(vcpu_online & bit)) {
 			vcpu_online |= bit;
-			printk("vcpu: vCPU %u is up in Xen (VCPUOP_is_up): "
-			       "counted online\n",
+			printk("vcpu: vCPU %u is up in Xen (VCPUOP_is_up): counted online\n",
 			       id);
 		} else if (rc == 0 && (vcpu_online & bit)) {
 			vcpu_online &= ~bit;
 			if (vcpu_leaving & bit)
 				printk("vcpu: vCPU %u offline\n", id);
 			else
-				printk("vcpu: vCPU %u is down in Xen "
-				       "(VCPUOP_is_up): counted offline\n",
+				printk("vcpu: vCPU %u is down in Xen (VCPUOP_is_up): counted offline\n",
 				       id);
 			vcpu_leaving &= ~bit;
 		}
@@ -221,8 +237,8 @@ static void vcpu_watch_reconcile(bool quiet)
 	rc = hotplug_target(vcpu_max, vcpu_online, avail, vcpu_watch_report,
 			    &quiet, &target);
 	if (rc)
-		pr_err("hotplug: bad state (maxvcpus %u, online %#x): %d\n",
-		       vcpu_max, vcpu_online, rc);
+		pr_err("bad state (maxvcpus %u, online %#x): %d\n", vcpu_max,
+		       vcpu_online, rc);
 	/*
 	 * A vCPU whose VCPUOP_initialise failed is not tried again before
 	 * its back-off ends (smp.c): leave it out rather than fail the plan
@@ -232,12 +248,11 @@ static void vcpu_watch_reconcile(bool quiet)
 	rc = hotplug_plan(vcpu_online, target,
 			  smpmode_current() == ALT_MODE_SMP, &plan);
 	if (rc == -EAGAIN)
-		pr_err("hotplug: bad state: UP text with vCPUs %#x up in Xen: "
-		       "taking them down first\n",
+		pr_err("bad state: UP text with vCPUs %#x up in Xen: taking them down first\n",
 		       vcpu_online & ~HOTPLUG_VCPU_BIT(HOTPLUG_BOOT_VCPU));
 	else if (rc) {
-		pr_err("hotplug: no safe plan from %#x to %#x: %d\n",
-		       vcpu_online, target, rc);
+		pr_err("no safe plan from %#x to %#x: %d\n", vcpu_online,
+		       target, rc);
 		return;
 	}
 	for (i = 0; i < plan.nr_steps; i++) {
@@ -249,7 +264,7 @@ static void vcpu_watch_reconcile(bool quiet)
 		/* A refused switch already logged its one line (smpmode.c). */
 		if (rc != -EBUSY || (s->action != HOTPLUG_SWITCH_TO_UP &&
 				     s->action != HOTPLUG_SWITCH_TO_SMP))
-			pr_err("hotplug: step %s vCPU %u failed: %d (%s)\n",
+			pr_err("step %s vCPU %u failed: %d (%s)\n",
 			       hotplug_action_str(s->action), s->vcpu, rc,
 			       errno_name(rc));
 		break;
@@ -261,7 +276,7 @@ static void vcpu_watch_reconcile(bool quiet)
 	for (i = 0; i < HOTPLUG_MAX_VCPUS; i++)
 		if ((vcpu_leaving & HOTPLUG_VCPU_BIT(i)) &&
 		    vcpu_watch_confirm_down(i))
-			pr_err("hotplug: vCPU %u asked down, still up\n", i);
+			pr_err("vCPU %u asked down, still up\n", i);
 	/*
 	 * Publish whenever something changed: steps ran, the online set moved
 	 * without a step (a late confirm-down, Xen's view taken in), or a
@@ -272,22 +287,19 @@ static void vcpu_watch_reconcile(bool quiet)
 		vcpu_watch_publish();
 }
 
-bool vcpu_watch_handle(const char *path, const char *token)
+void vcpu_watch_handle(const char *path)
 {
 	unsigned int id;
 
-	if (token && strcmp(token, VCPU_WATCH_TOKEN))
-		return false;
 	if (path && hotplug_parse_watch(path, vcpu_max, vcpu_watch_report, NULL,
 					&id) == HOTPLUG_WATCH_IGNORE)
-		return true;
+		return;
 	/*
 	 * One key or all: re-reading all is cheap and always right, and
 	 * done once for a whole burst, by vcpu_watch_poll() after the queue
 	 * of watch events is drained.
 	 */
 	vcpu_watch_dirty = true;
-	return true;
 }
 
 uint64_t vcpu_watch_poll(void)
@@ -325,7 +337,7 @@ uint64_t vcpu_watch_poll(void)
 #define VCPU_WATCH_TEST_KEY CONTROL_DIR "/test-switch"
 #define VCPU_WATCH_TEST_VALUE_MAX 64
 
-void vcpu_watch_test_switch(void)
+void vcpu_watch_test_switch(const char *path)
 {
 	static char last[VCPU_WATCH_TEST_VALUE_MAX];
 	char value[VCPU_WATCH_TEST_VALUE_MAX];
@@ -333,6 +345,7 @@ void vcpu_watch_test_switch(void)
 	enum alt_mode to;
 	int rc;
 
+	(void)path; /* any change under control/smpalt: read the key */
 	if (!vcpu_watch_test_direct)
 		return;
 	rc = xenstore_read(XS_TRANSACTION_NONE, VCPU_WATCH_TEST_KEY, value,
@@ -345,14 +358,13 @@ void vcpu_watch_test_switch(void)
 	} else if (!strncmp(value, "smp ", 4)) {
 		to = ALT_MODE_SMP;
 	} else {
-		pr_warn("hotplug: %s=%s: not 'up <token>' or 'smp <token>', "
-			"ignored\n",
+		pr_warn("%s=%s: not 'up <token>' or 'smp <token>', ignored\n",
 			VCPU_WATCH_TEST_KEY, value);
 		return;
 	}
 	token = strchr(value, ' ') + 1;
-	printk("hotplug: TEST ONLY: switch to %s asked directly (%s)\n",
-	       smpmode_name(to), token);
+	pr_info("TEST ONLY: switch to %s asked directly (%s)\n",
+		smpmode_name(to), token);
 	/*
 	 * Thread context on vCPU 0 like every planned switch; what is not
 	 * checked here (other vCPUs running) is exactly what the switch must

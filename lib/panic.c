@@ -2,6 +2,8 @@
 /*
  * panic.c - the message, then the halt arch-xen registered.
  */
+#define pr_fmt(fmt) "smpalt: " fmt
+
 #include <smpalt/panic.h>
 #include <smpalt/printk.h>
 #include <smpalt/spinlock.h>
@@ -22,7 +24,7 @@ void __noreturn panic(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	printk(KERN_EMERG "smpalt: panic: %s\n", msg);
+	pr_emerg("panic: %s\n", msg);
 	if (panic_halt)
 		panic_halt((uintptr_t)__builtin_frame_address(0));
 	/* No halt registered yet: nothing else we can do safely. */

@@ -8,6 +8,7 @@
  * dropped.
  */
 #include <smpalt/printk.h>
+#include <smpalt/string.h>
 
 static int printk_console_level = CONSOLE_LOGLEVEL_DEFAULT;
 static const struct printk_sink *printk_sink;
@@ -44,12 +45,16 @@ int vprintk(const char *fmt, va_list ap)
 	const struct printk_sink *sink = printk_sink;
 	char line[PRINTK_LINE_MAX];
 	int level = LOGLEVEL_DEFAULT, n;
+	size_t mark;
 
 	if (fmt[0] == KERN_SOH[0] && fmt[1] >= '0' && fmt[1] <= '7') {
 		level = fmt[1] - '0';
 		fmt += 2;
 	}
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	/* Errors carry a fixed mark that no wording change can lose. */
+	mark = level <= LOGLEVEL_ERR ? sizeof(PRINTK_ERROR_MARK) - 1 : 0;
+	memcpy(line, PRINTK_ERROR_MARK, mark);
+	n = (int)mark + vsnprintf(line + mark, sizeof(line) - mark, fmt, ap);
 	if (n >= (int)sizeof(line)) {
 		/* Cut: keep the end of line so the log stays line-based. */
 		n = sizeof(line) - 1;

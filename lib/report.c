@@ -3,6 +3,8 @@
  * report.c - one "Test result:" line for every part that reported (see
  * report.h).
  */
+#define pr_fmt(fmt) "report: " fmt
+
 #include <smpalt/report.h>
 #include <smpalt/printk.h>
 #include <smpalt/string.h>
@@ -49,8 +51,8 @@ static void report_add(enum report_status status, const char *fmt, va_list ap)
 	vsnprintf(reason, sizeof(reason), fmt, ap);
 	if (report_printed) {
 		/* The line is out: log this one, never print a second. */
-		pr_err("report: %s after the result line: %s\n",
-		       report_name(status), reason);
+		pr_err("%s after the result line: %s\n", report_name(status),
+		       reason);
 		return;
 	}
 	if (status > report_worst_status)

@@ -13,9 +13,9 @@ GUEST_LDS   := $(GUEST_OUT)/smpalt.lds
 GUEST_SYSINC := $(GUEST_OUT)/sysinc
 XEN_PUBLIC_INCLUDE ?= /usr/include/xen
 
-# Every C and assembly file of the four floors is part of the guest (the
+# Every C and assembly file of the five floors is part of the guest (the
 # linker script apart), linked floor by floor from the ground up.
-GUEST_FLOORS := lib arch-xen drivers kernel
+GUEST_FLOORS := lib arch-xen drivers kernel app
 GUEST_C_SRCS := $(foreach d,$(GUEST_FLOORS),$(sort $(wildcard $(d)/*.c)))
 GUEST_S_SRCS := $(filter-out arch-xen/smpalt.lds.S, \
 	$(foreach d,$(GUEST_FLOORS),$(sort $(wildcard $(d)/*.S))))
@@ -95,7 +95,7 @@ endef
 $(eval $(call GUEST_IMAGE,$(GUEST_ELF),$(GUEST_OUT),$(GUEST_OBJS)))
 
 # Test build, never shipped as the guest: the workload's spinlock and
-# counter stay in UP form while several vCPUs run (kernel/work_item.c,
+# counter stay in UP form while several vCPUs run (app/work_item.c,
 # SMPALT_TEST_LOSTUPDATE), so that the counters check must find lost
 # updates (tests/xen/lost-update.sh).  Every other object is the guest's
 # own; its work_item.o and symbol table are its own.  scripts/mkinitramfs.sh
@@ -103,12 +103,12 @@ $(eval $(call GUEST_IMAGE,$(GUEST_ELF),$(GUEST_OUT),$(GUEST_OBJS)))
 # guest kernel.
 GUEST_LU_ELF := $(BUILD)/smpalt-lostupdate.elf
 GUEST_LU_OUT := $(GUEST_OUT)/lostupdate
-GUEST_LU_OBJS := $(filter-out $(GUEST_OUT)/kernel/work_item.o,$(GUEST_OBJS)) \
+GUEST_LU_OBJS := $(filter-out $(GUEST_OUT)/app/work_item.o,$(GUEST_OBJS)) \
 	$(GUEST_LU_OUT)/work_item.o
 
 all: $(GUEST_LU_ELF)
 
-$(GUEST_LU_OUT)/work_item.o: kernel/work_item.c mk/guest.mk | $(GUEST_SYSINC)/xen
+$(GUEST_LU_OUT)/work_item.o: app/work_item.c mk/guest.mk | $(GUEST_SYSINC)/xen
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(GUEST_CPPFLAGS) $(GUEST_CFLAGS) -DSMPALT_TEST_LOSTUPDATE \

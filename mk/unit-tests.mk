@@ -16,10 +16,12 @@
 #                   xenstored served from inside the test
 #   hotplug_test    the vCPU hotplug planner (kernel/hotplug.c)
 #   profile_test    the workload profiles' parser and evaluator
-#                   (kernel/profile.c)
+#                   (app/profile.c)
 #   report_test     the guest's result line (lib/report.c)
 #   clock_test      a clock's step and whether it runs (lib/clock.c),
 #                   against a model of Xen's emulated TSC
+#   watch_test      the table of xenstore watches (kernel/watch.c)
+#   printk_test     the error mark of error-level lines (lib/printk.c)
 
 ENG_DIR      := $(TOP)/tests/unit
 ENG_HOST_LD  := $(ENG_DIR)/host.ld
@@ -42,7 +44,7 @@ $(call host_test,xenstore_test)
 TEST_SRCS_hotplug_test := tests/unit/hotplug_test.c kernel/hotplug.c
 $(call host_test,hotplug_test)
 
-TEST_SRCS_profile_test := tests/unit/profile_test.c kernel/profile.c
+TEST_SRCS_profile_test := tests/unit/profile_test.c app/profile.c
 $(call host_test,profile_test)
 
 # The test includes lib/report.c itself (each test starts from a fresh
@@ -54,8 +56,20 @@ $(TEST_OUT)/report_test $(TEST_OUT)/report_test-san: lib/report.c
 TEST_SRCS_clock_test := tests/unit/clock_test.c lib/clock.c
 $(call host_test,clock_test)
 
+# Each includes the file it tests (fresh state per test): it defines the
+# functions that file calls (xenstore_watch, printk, a console sink).
+TEST_SRCS_watch_test := tests/unit/watch_test.c
+TEST_FLAGS_watch_test := \
+	-D__XEN_INTERFACE_VERSION__=__XEN_LATEST_INTERFACE_VERSION__
+$(call host_test,watch_test)
+$(TEST_OUT)/watch_test $(TEST_OUT)/watch_test-san: kernel/watch.c
+
+TEST_SRCS_printk_test := tests/unit/printk_test.c
+$(call host_test,printk_test)
+$(TEST_OUT)/printk_test $(TEST_OUT)/printk_test-san: lib/printk.c
+
 UNIT_TESTS := alt_test xenstore_test hotplug_test profile_test report_test \
-	clock_test
+	clock_test watch_test printk_test
 $(call host_test_group,test-unit,$(UNIT_TESTS))
 $(call host_test_group,test-profile,profile_test)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The guest's layers run one way (docs/design.md, "Layers"):
 #
-#   lib (0)  <-  arch-xen (1)  <-  drivers (2)  <-  kernel (3)
+#   lib (0)  <-  arch-xen (1)  <-  drivers (2)  <-  kernel (3)  <-  app (4)
 #
 # A file may include a guest header (<smpalt/NAME.h>) of its own layer or
 # of a lower one, never of a higher one, and the includes between units
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 verbose=0
 [ "${1:-}" = -v ] && verbose=1
 
-declare -A rank=([lib]=0 [arch-xen]=1 [drivers]=2 [kernel]=3)
+declare -A rank=([lib]=0 [arch-xen]=1 [drivers]=2 [kernel]=3 [app]=4)
 declare -A layer_of # unit name -> layer dir
 
 # Headers without a source of the same name.
@@ -36,7 +36,7 @@ for e in "${header_only[@]}"; do
 done
 
 sources=()
-for dir in lib arch-xen drivers kernel; do
+for dir in lib arch-xen drivers kernel app; do
 	for f in "$dir"/*.c "$dir"/*.S; do
 		[ -e "$f" ] || continue
 		sources+=("$f")
@@ -94,7 +94,7 @@ done
 
 # A bare libc-named guest header ("string.h") must not come back.
 bare=$(grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[a-z0-9_]+\.h"' \
-	lib/* arch-xen/* drivers/* kernel/* include/smpalt/* 2>/dev/null)
+	lib/* arch-xen/* drivers/* kernel/* app/* include/smpalt/* 2>/dev/null)
 for f in $bare; do
 	echo "FAIL $f includes a guest header by a bare name (use <smpalt/NAME.h>)"
 	fail=$((fail + 1))

@@ -103,7 +103,7 @@ int profile_parse(const char *text, struct profile *p,
 const struct profile_phase *profile_at(const struct profile *p, uint64_t ms,
 				       unsigned int *demand);
 
-/* --- guest glue (kernel/profile_ctl.c), vCPU 0 only ------------------ */
+/* --- guest glue (app/profile_ctl.c), vCPU 0 only ------------------ */
 
 /* Boot: start the profile given as smpalt.profile=, if any. */
 void profile_ctl_init(void);

@@ -9,13 +9,13 @@
 
 #include <stdbool.h>
 
-/* Watch control/shutdown (vCPU 0, after xenstore_init). */
-int shutdown_init(void);
+/* The key dom0 writes a request to ("poweroff", "halt", "reboot"). */
+#define SHUTDOWN_KEY "control/shutdown"
 
 /*
- * Called by the main loop for a watch event on path; returns true if the
- * event was control/shutdown (and then acts on it).
+ * Read SHUTDOWN_KEY and act on a request in it; the handler of the
+ * kernel's watch on it (path: the key changed, NULL: read it again).
  */
-bool shutdown_handle_watch(const char *path);
+void shutdown_handle_watch(const char *path);
 
 #endif /* SMPALT_SHUTDOWN_H */

@@ -11,7 +11,6 @@
 #define STATUS_DIR "data/smpalt"
 #define CONTROL_DIR "control/smpalt"
 /* Watch token of control/smpalt. */
-#define STATUS_CONTROL_TOKEN "smpalt-control"
 
 /* Write data/smpalt/<key> = formatted value.  Returns 0 or -errno. */
 int status_publish(const char *key, const char *fmt, ...) __printf(2, 3);
@@ -19,7 +18,7 @@ int status_publish(const char *key, const char *fmt, ...) __printf(2, 3);
 /* Publish data/smpalt/version, then watch control/smpalt. */
 int status_init(void);
 
-/* A control/smpalt watch fired (or events were lost): act on it. */
-void status_handle_control(void);
+/* A control/smpalt watch fired (or events were lost, NULL): act on it. */
+void status_handle_control(const char *path);
 
 #endif /* SMPALT_STATUS_H */

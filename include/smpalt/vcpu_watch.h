@@ -12,17 +12,15 @@
 
 #include <smpalt/smpmode.h>
 
-#define VCPU_WATCH_TOKEN "cpu"
-
-/* Remember the boot switch (for data/smpalt/) and watch cpu/. */
+/* Remember the boot switch (for data/smpalt/) and watch cpu/ (and, test
+ * only, control/smpalt/test-switch). */
 int vcpu_watch_init(const struct smpmode_result *boot);
 
 /*
- * A watch event on path with our token (NULL path: events were lost,
- * re-read everything).  Only marks the keys for re-reading; returns true
- * if the event was ours.
+ * A watch event on path under cpu/ (NULL path: events were lost, re-read
+ * everything).  Only marks the keys for re-reading.
  */
-bool vcpu_watch_handle(const char *path, const char *token);
+void vcpu_watch_handle(const char *path);
 
 /*
  * vCPU 0, after draining the watch events: reconcile if marked, and for a
@@ -40,9 +38,9 @@ void vcpu_watch_publish(void);
 
 /*
  * Test only (smpalt.test.direct_switch, cmdline.h): act on
- * control/smpalt/test-switch if it holds a new token.  Call on every
- * control/smpalt watch event; without the option it does nothing.
+ * control/smpalt/test-switch if it holds a new token.  The handler of a
+ * control/smpalt watch, added by vcpu_watch_init() with the option only.
  */
-void vcpu_watch_test_switch(void);
+void vcpu_watch_test_switch(const char *path);
 
 #endif /* SMPALT_VCPU_WATCH_H */

@@ -60,11 +60,16 @@ typedef uint32_t xenstore_transaction_t;
  * bit) before returning, with a locked/serializing operation, so that the ring
  * state the client reads afterwards is at least as new as the event: otherwise
  * a wake-up can be lost. xenstore_platform_log:    log one line (no trailing
- * newline needed). The client uses only %s, %u, %d and %x conversions.
+ * newline needed) about an error. xenstore_platform_warn: the same about
+ * something the client recovers from by itself (a dropped watch event, a
+ * transaction retried). The client uses only %s, %u, %d and %x
+ * conversions.
  */
 void xenstore_platform_notify(evtchn_port_t port);
 void xenstore_platform_wait(evtchn_port_t port);
 void xenstore_platform_log(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+void xenstore_platform_warn(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * profile_test.c - the workload profile parser and evaluator
- * (kernel/profile.c), compiled for the host.  Each test: a profile text,
+ * (app/profile.c), compiled for the host.  Each test: a profile text,
  * then the exact phases, error or demand over time expected.
  */
 #include <setjmp.h>

@@ -81,20 +81,36 @@ static struct {
 
 /* ---- platform hooks -------------------------------------------------- */
 
-void xenstore_platform_log(const char *fmt, ...)
+/* Errors and warnings alike: one line each in fake.log. */
+static void fake_vlog(const char *fmt, va_list ap)
 {
 	size_t used = strlen(fake.log);
-	va_list ap;
 
-	va_start(ap, fmt);
 	if (used < sizeof(fake.log) - 1) {
 		vsnprintf(fake.log + used, sizeof(fake.log) - used, fmt, ap);
 		used = strlen(fake.log);
 		if (used < sizeof(fake.log) - 1)
 			strcat(fake.log, "\n");
 	}
-	va_end(ap);
 	fake.log_lines++;
+}
+
+void xenstore_platform_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fake_vlog(fmt, ap);
+	va_end(ap);
+}
+
+void xenstore_platform_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fake_vlog(fmt, ap);
+	va_end(ap);
 }
 
 static void fake_process_requests(void);

@@ -2,8 +2,10 @@
 # Input: xl create with extra="smpalt.crash=1" (config: on_crash="preserve").
 # Expected: xl list shows the domain crashed (state contains 'c') and the
 # console holds the guest's register dump (a line containing "RIP:") after
-# a "smpalt: fatal exception" line, which console_alarm catches (the one
-# scenario where an alarming line is the point, so it does not fail on it).
+# a "smpalt: fatal exception" line; that line is error-level, so it starts
+# with the guest's error mark and console_alarm returns it first (the one
+# scenario where an alarming line is the point, so it does not fail on it:
+# it proves that an error-level line fails every other scenario).
 # Then xl destroy.
 
 CRASH_ARG="smpalt.crash=1"
@@ -23,7 +25,11 @@ state=$(domain_state)
 xenctx "$DOMID" 0 2>&1 | head -40 || true
 wait_for_console "$REGDUMP" 5 || fail "domain crashed but the console has no '$REGDUMP' register dump"
 alarm=$(console_alarm) ||
-	fail "domain crashed but console_alarm finds no alarming line"
+	fail "domain crashed but console_alarm finds no error-level line"
+case $alarm in
+"${SMPALT_ERROR_MARK}smpalt: fatal exception "*) ;;
+*) fail "console_alarm's first line is '$alarm', expected '${SMPALT_ERROR_MARK}smpalt: fatal exception ...'" ;;
+esac
 log "console_alarm: $alarm"
 
 guest_destroy

@@ -1,5 +1,5 @@
 # Scenario lost-update: the counters check can fail. A test-only build of
-# the guest (kernel/work_item.c built with SMPALT_TEST_LOSTUPDATE) keeps the
+# the guest (app/work_item.c built with SMPALT_TEST_LOSTUPDATE) keeps the
 # workload item's lock sites in their UP form on every vCPU, as an engine
 # that forgot them would (no lock around the protected counter's
 # read-modify-write, a DS-prefixed increment of the atomic one); with two

@@ -3,6 +3,8 @@
  * work_check.c - the workload's counters check: with no item in flight,
  * every shared total must agree exactly (see work.h).
  */
+#define pr_fmt(fmt) "work: " fmt
+
 #include <smpalt/work.h>
 #include <smpalt/atomic.h>
 #include <smpalt/kernel.h>
@@ -88,11 +90,11 @@ void work_handle_check(void)
 			 "%s FAIL %s expected=%llu got=%llu", token, bad->which,
 			 (unsigned long long)bad->expected,
 			 (unsigned long long)bad->got);
-		pr_err("work: check %s\n", reply);
+		pr_err("check %s\n", reply);
 	} else {
 		snprintf(reply, sizeof(reply), "%s ok items=%llu", token,
 			 (unsigned long long)counts.done);
-		printk("work: check %s\n", reply);
+		pr_info("check %s\n", reply);
 	}
 	xenstore_write(XS_TRANSACTION_NONE, WORK_CHECK_REPLY_KEY, reply);
 }

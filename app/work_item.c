@@ -2,6 +2,8 @@
 /*
  * work_item.c - the workload's item and its lock sites (see work_item.h).
  */
+#define pr_fmt(fmt) "work: " fmt
+
 #include <smpalt/work_item.h>
 #include <smpalt/atomic.h>
 #include <smpalt/printk.h>
@@ -83,7 +85,6 @@ void work_item_read_totals(struct work_item_totals *t)
 void work_item_announce(void)
 {
 #ifdef SMPALT_TEST_LOSTUPDATE
-	printk("work: test build: the item's lock sites stay in UP form on "
-	       "every vCPU: expect lost updates\n");
+	pr_info("test build: the item's lock sites stay in UP form on every vCPU: expect lost updates\n");
 #endif
 }

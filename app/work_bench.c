@@ -30,8 +30,7 @@ int work_bench(void)
 		.ops = WORK_BENCH_ITEMS,
 		.per_op = true,
 	};
-	int rc = bench_forms(&item, 1, WORK_BENCH_ROUNDS,
-			     time_local_step());
+	int rc = bench_forms(&item, 1, WORK_BENCH_ROUNDS, time_local_step());
 
 	/* Every item run counts, for the counters check. */
 	work_count_items(item.runs * WORK_BENCH_ITEMS);

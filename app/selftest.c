@@ -4,6 +4,8 @@
  * string helpers, the page allocator, the text protection and its alias,
  * the clock and one-shot timer, an event channel round trip, symbols.
  */
+#define pr_fmt(fmt) "selftest: " fmt
+
 #include <smpalt/selftest.h>
 #include <smpalt/cmdline.h>
 #include <smpalt/errno.h>
@@ -46,7 +48,7 @@ static void selftest_check(struct selftest *t, bool ok, const char *what,
 	t->failures++;
 	if (!t->first_failure)
 		t->first_failure = what;
-	pr_err("selftest: FAILED line %d: %s\n", line, what);
+	pr_err("FAILED line %d: %s\n", line, what);
 }
 
 static bool fmt_is(const char *want, const char *fmt, ...)
@@ -60,8 +62,8 @@ static bool fmt_is(const char *want, const char *fmt, ...)
 	va_end(ap);
 	if (n == (int)strlen(want) && !strcmp(buf, want))
 		return true;
-	pr_err("selftest: format \"%s\" gave \"%s\" (%d), want \"%s\"\n", fmt,
-	       buf, n, want);
+	pr_err("format \"%s\" gave \"%s\" (%d), want \"%s\"\n", fmt, buf, n,
+	       want);
 	return false;
 }
 
@@ -194,8 +196,8 @@ static void selftest_kernel(struct selftest *t,
 	 * byte 0x3e) with one vCPU up, even if more may come (maxvcpus > 1);
 	 * SMP text (0xf0) with more.
 	 */
-	printk("selftest: %u of %u vCPUs up, text %s, canary lock byte %#x\n",
-	       up, vcpu_max, smpmode_name(smpmode_current()), canary);
+	pr_info("%u of %u vCPUs up, text %s, canary lock byte %#x\n", up,
+		vcpu_max, smpmode_name(smpmode_current()), canary);
 	CHECK(t, up >= 1);
 	if (up == 1) {
 		CHECK(t, smpmode_current() == ALT_MODE_UP);

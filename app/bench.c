@@ -12,6 +12,8 @@
  * shrink it below that: anything less means the clock misbehaved, and the
  * run reports ERROR.
  */
+#define pr_fmt(fmt) "bench: " fmt
+
 #include <smpalt/bench.h>
 #include <smpalt/alt_core.h>
 #include <smpalt/atomic.h>
@@ -62,7 +64,7 @@ static __attribute__((noinline)) void bench_refcount(void)
 	for (i = 0; i < BENCH_OPS; i++) {
 		refcount_get(&bench_ref);
 		if (refcount_put(&bench_ref))
-			pr_err("bench: refcount dropped to zero\n");
+			pr_err("refcount dropped to zero\n");
 	}
 }
 
@@ -119,11 +121,10 @@ static void bench_print(const struct bench_case *c)
 	uint64_t per = c->per_op && c->ops ? c->ops : 1;
 
 	/* Per operation (or batch) shown; the ratio from the batches. */
-	printk("bench: %s: SMP form %llu ns, UP form %llu ns, SMP/UP "
-	       "%llu.%02llu\n",
-	       c->name, (unsigned long long)(smp / per),
-	       (unsigned long long)(up / per), (unsigned long long)(smp / up),
-	       (unsigned long long)(smp * BENCH_HUNDRED / up % BENCH_HUNDRED));
+	pr_info("%s: SMP form %llu ns, UP form %llu ns, SMP/UP %llu.%02llu\n",
+		c->name, (unsigned long long)(smp / per),
+		(unsigned long long)(up / per), (unsigned long long)(smp / up),
+		(unsigned long long)(smp * BENCH_HUNDRED / up % BENCH_HUNDRED));
 }
 
 int bench_forms(struct bench_case *cases, unsigned int n, unsigned int rounds,
@@ -168,9 +169,7 @@ int bench_forms(struct bench_case *cases, unsigned int n, unsigned int rounds,
 	for (c = 0; c < n; c++) {
 		if (!bench_case_plausible(&cases[c], resolution)) {
 			report_error(
-				"bench: %s: implausible timing for %u "
-				"operations: SMP form %llu ns, UP form "
-				"%llu ns, clock resolution %llu ns",
+				"bench: %s: implausible timing for %u operations: SMP form %llu ns, UP form %llu ns, clock resolution %llu ns",
 				cases[c].name, cases[c].ops,
 				(unsigned long long)cases[c].best[ALT_MODE_SMP],
 				(unsigned long long)cases[c].best[ALT_MODE_UP],
@@ -199,7 +198,7 @@ int bench_locks(void)
 	uint64_t resolution = time_local_step();
 
 	if (resolution)
-		printk("bench: clock resolution %llu ns\n",
-		       (unsigned long long)resolution);
+		pr_info("clock resolution %llu ns\n",
+			(unsigned long long)resolution);
 	return bench_forms(cases, ARRAY_SIZE(cases), BENCH_ROUNDS, resolution);
 }

@@ -5,6 +5,8 @@
  * data/smpalt/phase.  The workload (work.c) asks profile_ctl_demand()
  * for the demand while a profile runs.  vCPU 0 only, thread context.
  */
+#define pr_fmt(fmt) "profile: " fmt
+
 #include <smpalt/cmdline.h>
 #include <smpalt/errno.h>
 #include <smpalt/kernel.h>
@@ -55,7 +57,7 @@ static void profile_log(const struct profile *p)
 				      " %s %us %u%%->%u%%", ph->label,
 				      ph->seconds, ph->from, ph->to);
 	}
-	printk("profile: %s\n", line);
+	pr_info("%s\n", line);
 }
 
 /*
@@ -75,8 +77,7 @@ static void profile_apply(const char *source, const char *text)
 		return;
 	}
 	if (rc) {
-		pr_warn("profile: ignoring %s='%s': phase %u, at offset %lu: "
-			"%s\n",
+		pr_warn("ignoring %s='%s': phase %u, at offset %lu: %s\n",
 			source, text, err.phase, (unsigned long)err.offset,
 			err.why);
 		return;
@@ -86,7 +87,7 @@ static void profile_apply(const char *source, const char *text)
 	profile_start_ns = time_now_ns();
 	/* The same phase addresses may hold new phases: show them again. */
 	profile_shown = NULL;
-	printk("profile: started from %s='%s'\n", source, text);
+	pr_info("started from %s='%s'\n", source, text);
 	profile_log(&profile_cur);
 }
 
@@ -100,8 +101,8 @@ void profile_ctl_init(void)
 	if (rc == -ENOENT)
 		return;
 	if (rc) {
-		pr_warn("profile: ignoring %s: too long (max %u)\n",
-			PROFILE_CMDLINE, PROFILE_TEXT_MAX - 1);
+		pr_warn("ignoring %s: too long (max %u)\n", PROFILE_CMDLINE,
+			PROFILE_TEXT_MAX - 1);
 		return;
 	}
 	profile_apply(PROFILE_CMDLINE, text);
@@ -112,12 +113,13 @@ void profile_ctl_read(void)
 	char text[PROFILE_TEXT_MAX];
 	int rc;
 
-	rc = xenstore_read(XS_TRANSACTION_NONE, PROFILE_KEY, text, sizeof(text));
+	rc = xenstore_read(XS_TRANSACTION_NONE, PROFILE_KEY, text,
+			   sizeof(text));
 	if (rc == -ENOENT)
 		text[0] = '\0'; /* absent: like "" */
 	else if (rc == -ERANGE) {
 		if (strcmp(profile_key_last, PROFILE_KEY_TOO_LONG)) {
-			pr_warn("profile: ignoring %s: longer than %u bytes\n",
+			pr_warn("ignoring %s: longer than %u bytes\n",
 				PROFILE_KEY, PROFILE_TEXT_MAX - 1);
 			strlcpy(profile_key_last, PROFILE_KEY_TOO_LONG,
 				sizeof(profile_key_last));
@@ -135,7 +137,7 @@ void profile_ctl_read(void)
 void profile_ctl_stop(const char *source)
 {
 	if (profile_on)
-		printk("profile: ended by %s\n", source);
+		pr_info("ended by %s\n", source);
 	profile_on = false;
 	profile_show(profile_manual);
 }
@@ -156,14 +158,14 @@ bool profile_ctl_demand(uint64_t now_ns, unsigned long *demand)
 			(now_ns - profile_start_ns) / NSEC_PER_MSEC, &d);
 	*demand = d;
 	if (!ph) {
-		printk("profile: done after %u s\n", profile_cur.total_seconds);
+		pr_info("done after %u s\n", profile_cur.total_seconds);
 		profile_on = false;
 		profile_show(profile_done);
 		return true;
 	}
 	if (ph->label != profile_shown) {
-		printk("profile: phase %s (%u s, %u%% -> %u%%)\n", ph->label,
-		       ph->seconds, ph->from, ph->to);
+		pr_info("phase %s (%u s, %u%% -> %u%%)\n", ph->label,
+			ph->seconds, ph->from, ph->to);
 		profile_show(ph->label);
 	}
 	return true;

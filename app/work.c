@@ -4,6 +4,8 @@
  * over every online vCPU through one shared backlog, load and throughput
  * out; the pause the counters check needs (see work.h).
  */
+#define pr_fmt(fmt) "work: " fmt
+
 #include <smpalt/work.h>
 #include <smpalt/atomic.h>
 #include <smpalt/errno.h>
@@ -225,8 +227,7 @@ void work_init(void)
 	work_count_items(WORK_CALIBRATE_ITEMS);
 	t1 = time_now_ns();
 	work_item_ns = MAX((t1 - t0) / WORK_CALIBRATE_ITEMS, 1ULL);
-	printk("work: one item takes %llu ns\n",
-	       (unsigned long long)work_item_ns);
+	pr_info("one item takes %llu ns\n", (unsigned long long)work_item_ns);
 	work_item_announce();
 	work_sample_start = t1;
 	work_offered_until = t1;
@@ -251,8 +252,7 @@ void work_read_demand(void)
 	if (rc >= 0) {
 		demand = strtoul(value, &end, 10);
 		if (end == value || *end || demand > WORK_DEMAND_MAX) {
-			pr_warn("work: ignoring %s=%s\n", WORK_DEMAND_KEY,
-				value);
+			pr_warn("ignoring %s=%s\n", WORK_DEMAND_KEY, value);
 			return;
 		}
 		key = (long)demand;
@@ -273,7 +273,7 @@ void work_set_demand(unsigned long demand)
 		demand = WORK_DEMAND_MAX;
 	if (demand == work_demand)
 		return;
-	printk("work: demand %lu%%\n", demand);
+	pr_info("demand %lu%%\n", demand);
 	work_change_demand(time_now_ns(), demand);
 	if (demand && !work_next_tick)
 		work_next_tick = work_offered_until;
