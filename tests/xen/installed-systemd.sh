@@ -17,7 +17,8 @@
 # its header; still scaling after it: demand 0 takes the guest back to 1
 # (mode up, Xen agrees); journalctl -u has the daemon's lines about the
 # guest; stop leaves it inactive with ExecMainStatus 0 and result
-# success, not failed; the purge removes the unit. SKIP only when no .deb
+# success, not failed; the purge removes the unit; systemd-analyze
+# security rates the running unit's exposure at most 3.0. SKIP only when no .deb
 # was given. Two vCPUs: the harness host has 2 CPUs, and xl refuses more
 # without -i.
 
@@ -35,6 +36,8 @@ DEMAND=150
 SCALED=2
 CSV_TIMEOUT=20
 STOP_TIMEOUT=30
+# The most exposure systemd-analyze security may give the running unit.
+MAX_EXPOSURE=3.0
 
 require_systemd
 find_debs
@@ -101,6 +104,14 @@ main_pid=$(unit_prop $SERVICE MainPID)
 [ "$main_pid" -gt 0 ] 2>/dev/null || fail "$SERVICE active without a main process"
 log "started: $(unit_state $SERVICE); $(tr '\0' ' ' <"/proc/$main_pid/cmdline")"
 not_failed $SERVICE "after systemctl start"
+
+# 3b. the running unit's exposure, as systemd rates it
+sec=$(systemd-analyze security --no-pager $SERVICE 2>&1)
+exposure=$(echo "$sec" | sed -nE 's/.*Overall exposure level for [^:]*: ([0-9]+\.[0-9]+) .*/\1/p')
+[ -n "$exposure" ] || fail "systemd-analyze security $SERVICE gave no exposure: $(echo "$sec" | tail -1)"
+awk -v e="$exposure" -v m=$MAX_EXPOSURE 'BEGIN { exit !(e <= m) }' ||
+	fail "systemd-analyze security $SERVICE: exposure $exposure, at most $MAX_EXPOSURE wanted"
+log "systemd-analyze security $SERVICE: exposure $exposure"
 
 # 4. the guest, by the installed template alone
 GUEST=$NAME
@@ -184,4 +195,4 @@ $DPKG --purge $PKGS 2>&1 || fail "dpkg --purge $PKGS failed"
 [ "$(unit_prop $SERVICE LoadState)" != loaded ] ||
 	fail "after dpkg --purge systemd still has $SERVICE loaded"
 names=$(for d in $DEBS; do basename "$d"; done | tr '\n' ' ')
-result SUCCESS "dpkg -i ${names% }; systemctl start: demand $DEMAND -> $SCALED vCPUs smp; reload: same pid, CSV reopened; 0 -> 1 up; stop: exit 0, result success; never failed; $jl journal lines name the guest; purged"
+result SUCCESS "dpkg -i ${names% }; systemctl start (exposure $exposure): demand $DEMAND -> $SCALED vCPUs smp; reload: same pid, CSV reopened; 0 -> 1 up; stop: exit 0, result success; never failed; $jl journal lines name the guest; purged"
