@@ -89,3 +89,14 @@ wait_journal() {
 		usleep $UNIT_POLL_USEC
 	done
 }
+
+# wait_file_line FILE LINE TIMEOUT: wait until FILE has exactly LINE as
+# one of its lines. Returns 1 on timeout.
+wait_file_line() {
+	local end
+	end=$(deadline_cs "$3")
+	until grep -qxF -- "$2" "$1" 2>/dev/null; do
+		[ "$(now_cs)" -le "$end" ] || return 1
+		usleep $UNIT_POLL_USEC
+	done
+}

@@ -3,8 +3,9 @@
 # needs: systemd
 # Input: the smpalt-autoscaler and smpalt-guest .deb files the harness
 # carried (SMPALT_DEBS, /opt/smpalt/debs/); `dpkg -i` of both; the CSV
-# turned on in the installed /etc/default file (--csv, in the unit's logs
-# directory if it has one); `systemctl start smpalt-autoscaler`; `xl
+# and the metrics file turned on in the installed /etc/default file
+# (--csv, in the unit's logs directory if it has one; --metrics-file in
+# node_exporter's textfile folder); `systemctl start smpalt-autoscaler`; `xl
 # create` of the installed xl template (guest "smpalt", vcpus=1,
 # maxvcpus=4); control/smpalt/demand 150 (work for 1.5 vCPUs); the CSV
 # moved away as logrotate does and `systemctl reload smpalt-autoscaler`;
@@ -16,7 +17,8 @@
 # active, which logs "SIGHUP: reopened the CSV" and starts a new CSV with
 # its header; still scaling after it: demand 0 takes the guest back to 1
 # (mode up, Xen agrees); journalctl -u has the daemon's lines about the
-# guest; stop leaves it inactive with ExecMainStatus 0 and result
+# guest, the scale-up with its fields SMPALT_DOMAIN, SMPALT_VCPUS_OLD 1
+# and SMPALT_VCPUS_NEW 2; stop leaves it inactive with ExecMainStatus 0 and result
 # success, not failed; the purge removes the unit; systemd-analyze
 # security rates the running unit's exposure at most 3.0. SKIP only when no .deb
 # was given. Two vCPUs: the harness host has 2 CPUs, and xl refuses more
@@ -36,6 +38,7 @@ DEMAND=150
 SCALED=2
 CSV_TIMEOUT=20
 STOP_TIMEOUT=30
+PROM=/var/lib/prometheus/node-exporter/smpalt.prom
 # The most exposure systemd-analyze security may give the running unit.
 MAX_EXPOSURE=3.0
 
@@ -89,6 +92,10 @@ case " $args " in
 	sed -i "s|^SMPALT_AUTOSCALER_ARGS=\"|SMPALT_AUTOSCALER_ARGS=\"--csv $CSV |" "$defaults"
 	;;
 esac
+# Metrics for node_exporter's textfile collector, where its package has
+# them (the unit may write there).
+mkdir -p "$(dirname "$PROM")"
+sed -i "s|^SMPALT_AUTOSCALER_ARGS=\"|SMPALT_AUTOSCALER_ARGS=\"--metrics-file $PROM |" "$defaults"
 log "$defaults: $(grep '^SMPALT_AUTOSCALER_ARGS=' "$defaults")"
 # dpkg may have started the unit with the file as it was.
 systemctl stop $SERVICE
@@ -133,6 +140,16 @@ fi
 check_xen_view "demand $DEMAND"
 not_failed $SERVICE "scaled up"
 
+# 5b. the metrics file says so too
+series="smpalt_autoscaler_domain_vcpus_online{domain=\"$NAME\",domid=\"$DOMID\"} $SCALED"
+wait_file_line "$PROM" "$series" $CSV_TIMEOUT || {
+	cat "$PROM" 2>&1
+	fail "$PROM: no line '$series' within ${CSV_TIMEOUT}s"
+}
+echo "--- $PROM"
+cat "$PROM"
+echo "---"
+
 # 6. systemctl reload: the same process reopens the CSV (log rotation)
 [ -s "$CSV" ] || fail "no rows in $CSV before the reload"
 rows_before=$(wc -l <"$CSV")
@@ -174,6 +191,15 @@ jl=$(journal_lines $SERVICE | grep -c -F -- "$NAME")
 	journal_tail $SERVICE
 	fail "journalctl -u $SERVICE: no line names the guest '$NAME'"
 }
+# ... and the decision to scale up as structured fields (journalctl
+# ANDs matches of different fields)
+up=$(journalctl --no-pager -o cat SMPALT_DOMAIN=$NAME SMPALT_VCPUS_OLD=1 \
+	SMPALT_VCPUS_NEW=$SCALED 2>/dev/null)
+[ -n "$up" ] || {
+	journalctl -u $SERVICE -o verbose --no-pager -n 20 2>&1 | grep -E '^ *(MESSAGE|SMPALT_)'
+	fail "journalctl: no entry with SMPALT_DOMAIN=$NAME SMPALT_VCPUS_OLD=1 SMPALT_VCPUS_NEW=$SCALED"
+}
+log "journal fields SMPALT_DOMAIN=$NAME SMPALT_VCPUS_OLD=1 SMPALT_VCPUS_NEW=$SCALED: $up"
 journal_tail $SERVICE
 
 # 9. systemctl stop: inactive, exit status 0, not failed
