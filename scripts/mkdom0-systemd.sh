@@ -239,6 +239,8 @@ printf 'path-exclude=/usr/share/%s/*\n' doc man info locale >"$stage/etc/dpkg/dp
 # first in PATH, makes `sh` busybox's for programs that are not busybox.
 install -m 0755 "$sd/runner" "$stage/opt/smpalt/runner"
 install -m 0644 "$TOP/scripts/dom0/lib.sh" "$stage/opt/smpalt/lib.sh"
+install -d "$stage/opt/smpalt/lib"
+install -m 0644 "$TOP"/scripts/dom0/lib/*.sh "$stage/opt/smpalt/lib/"
 install -m 0644 "$TOP/scripts/dom0/systemd.sh" "$stage/opt/smpalt/systemd.sh"
 ln -s /bin/busybox "$stage/opt/smpalt/bin/sh"
 for c in "$TOP"/xl-configs/*.cfg; do

@@ -158,6 +158,8 @@ done
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
 install -m 0755 "$TOP/scripts/dom0/init" "$stage/init"
 install -m 0644 "$TOP/scripts/dom0/lib.sh" "$stage/opt/smpalt/lib.sh"
+install -d "$stage/opt/smpalt/lib"
+install -m 0644 "$TOP"/scripts/dom0/lib/*.sh "$stage/opt/smpalt/lib/"
 # The harness's other guests; smpalt.cfg is installed below.
 for c in "$TOP"/xl-configs/*.cfg; do
 	[ "$(basename "$c")" = smpalt.cfg ] || cp "$c" "$stage/opt/smpalt/xl-configs/"

@@ -1,6 +1,6 @@
 # Scenario bench-dom0-weight (make bench): what a guest spinning on every
 # vCPU does to the toolstack, at Xen's default dom0 weight and at the one
-# the harness gives dom0 (DOM0_WEIGHT, scripts/dom0/lib.sh).
+# the harness gives dom0 (DOM0_WEIGHT, scripts/dom0/lib/xen.sh).
 # Input: xl create (vcpus=1, maxvcpus=4), vcpu-set 4, then per condition
 # ROUNDS pairs of `xl vcpu-set -i` 3 and 4 (the guest stays in SMP code:
 # only the toolstack's work is timed). Conditions, in this order, after

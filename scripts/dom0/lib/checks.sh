@@ -1,0 +1,75 @@
+# smpalt dom0 library: the checks a hotplug scenario makes at a settled
+# step: Xen's view against the guest's, the published state, the parity
+# of switches, the counters.
+
+# check_xen_view [WHAT]: at a settled step, compare the guest's own account
+# (data/smpalt/online, data/smpalt/mode) with Xen's (xl vcpu-list) and fail
+# the scenario on any difference, on a mode that does not fit the count
+# (smp iff more than one vCPU online), or on UP text while Xen reports a
+# secondary up (the one rule that must never break). Sets XEN_ONLINE.
+# The guest's keys are read first: with no vcpu-set in flight neither view
+# can move between the two reads. The raw xl vcpu-list goes to the log the
+# first time and on any failure.
+check_xen_view() {
+	local what=${1:-settled step} vals g_online g_mode
+	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode)
+	# shellcheck disable=SC2086 # two words on purpose
+	set -- $vals
+	g_online=${1:-} g_mode=${2:-}
+	if ! XEN_ONLINE=$(xen_online_vcpus); then
+		xl vcpu-list "$GUEST" 2>&1
+		fail "$what: cannot count Xen's online vCPUs from xl vcpu-list (above)"
+	fi
+	if [ -z "${XEN_VIEW_SHOWN:-}" ]; then
+		XEN_VIEW_SHOWN=1
+		log "$what: xl vcpu-list $GUEST:"
+		xl vcpu-list "$GUEST" 2>&1
+	fi
+	if [ "$g_mode" = up ] && [ "$XEN_ONLINE" -gt 1 ]; then
+		xl vcpu-list "$GUEST" 2>&1
+		fail "$what: UP text while Xen reports $XEN_ONLINE vCPUs online (xl vcpu-list)"
+	fi
+	if [ "$g_online" != "$XEN_ONLINE" ]; then
+		xl vcpu-list "$GUEST" 2>&1
+		fail "$what: guest says online=$g_online, Xen says $XEN_ONLINE (xl vcpu-list)"
+	fi
+	[ "$g_mode" = "$(mode_for "$g_online")" ] ||
+		fail "$what: online=$g_online but mode is '$g_mode'"
+	log "$what: guest online=$g_online mode=$g_mode, Xen online=$XEN_ONLINE"
+}
+
+# expect_guest_state WHAT ONLINE MODE SWITCHES: the domain runs and the
+# guest publishes exactly these (one read); fails the scenario otherwise.
+expect_guest_state() {
+	local what=$1 vals
+	guest_running || fail "after $what: domain state '$(domain_state)'"
+	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
+		data/smpalt/switches)
+	# shellcheck disable=SC2086 # three words on purpose
+	set -- "$@" $vals
+	[ "${5:-}" = "$2" ] && [ "${6:-}" = "$3" ] && [ "${7:-}" = "$4" ] ||
+		fail "after $what: online='${5:-}' mode='${6:-}' switches='${7:-}', expected $2 $3 $4"
+	log "after $what: running, online=$2 mode=$3 switches=$4"
+}
+
+# check_switch_parity GROWN CHANGES MODE: after vcpu-set calls that asked
+# for CHANGES mode changes from UP text, switches grew by GROWN: at most
+# CHANGES (calls overtaken by later ones may be skipped) and odd exactly
+# when the final MODE is smp. Fails the scenario otherwise.
+check_switch_parity() {
+	local grown=$1 changes=$2 mode=$3 parity=1
+	[ "$grown" -le "$changes" ] ||
+		fail "switches grew by $grown, more than the $changes mode changes requested"
+	[ "$mode" != up ] || parity=0
+	[ $((grown % 2)) -eq $parity ] ||
+		fail "switches grew by $grown: odd/even does not fit a final mode of $mode"
+}
+
+# counters_ok [WHAT] [TIMEOUT]: check_counters must answer ok with items > 0
+# (the workload ran); fails the scenario otherwise ("counters WHAT: ...").
+counters_ok() {
+	check_counters "${2:-$DEFAULT_CHECK_TIMEOUT}" ||
+		fail "counters${1:+ $1}: $CHECK_REPLY"
+	[ "$CHECK_ITEMS" -gt 0 ] 2>/dev/null ||
+		fail "counters ok but items='$CHECK_ITEMS': the workload never ran"
+}

@@ -1,0 +1,106 @@
+# ------------------------------------------- Linux 6.1 guests (tests/linux/)
+# The stock Debian kernel with scripts/mk-linux-domu.sh's initramfs (the
+# control) and the patched kernel of `make linux` with
+# scripts/mk-linux-smpalt-domu.sh's initramfs; scripts/mkinitramfs.sh puts
+# them here (LINUX_DOMU_DIR, LINUX_SMPALT_DIR).
+LINUX_STOCK_DIR=$SMPALT_DIR/linux
+LINUX_STOCK_CFG=$SMPALT_DIR/xl-configs/linux.cfg
+LINUX_SMPALT_DIR=$SMPALT_DIR/linux-smpalt
+LINUX_SMPALT_CFG=$SMPALT_DIR/xl-configs/linux-smpalt.cfg
+# Linux's own words for a kernel in trouble (its console has no error
+# mark): BUG, WARNING (lockdep's reports among them), Oops, KASAN/UBSAN,
+# lockdep's lock-state reports, a trap, a lockup or stall.
+LINUX_ALARM='BUG:|WARNING:|Oops|Call Trace|invalid opcode|general protection|segfault|soft lockup|hung task|RCU stall|rcu_sched self-detected|KASAN:|UBSAN:|possible (circular|recursive) locking|inconsistent lock state'
+# The patched guest's /init quotes the kernel's status (its refused count
+# included) on lines with this prefix: quotes, not alarms in themselves.
+LINUX_STATUS_LINE='linux-smpalt: status '
+
+# linux_alarm: the first line of a Linux guest's console in LINUX_ALARM's
+# words, if any; /init's status quotes aside.
+linux_alarm() {
+	tr -d '\r' <"$CONSOLE_LOG" | grep -vF -- "$LINUX_STATUS_LINE" |
+		grep -E -m1 -- "$LINUX_ALARM"
+}
+
+# linux_boot TIMEOUT [xl key=value ...]: guest_boot with the patched Linux
+# guest (its kernel prints "smpalt: ready" after its first publication).
+# The guest missing from the dom0 image fails the scenario: it is what the
+# scenario tests.
+linux_boot() {
+	local f
+	for f in vmlinuz initrd.gz; do
+		[ -f "$LINUX_SMPALT_DIR/$f" ] ||
+			fail "no patched Linux guest: $LINUX_SMPALT_DIR/$f is not in the dom0 image (make linux; make test-linux carries it)"
+	done
+	SMPALT_CFG=$LINUX_SMPALT_CFG
+	SMPALT_ELF=$LINUX_SMPALT_DIR/vmlinuz
+	guest_boot "$@"
+}
+
+# linux_boot_up TIMEOUT STEP_TIMEOUT [xl key=value ...]: linux_boot with
+# vcpus=1 (the config's), then the kernel's first publication must read
+# version 1, online 1, mode up, switches 0, refused 0, and Xen agree
+# (check_xen_view "after boot"). Sets MODE, SWITCHES, LAST_NS.
+linux_boot_up() {
+	local boot_timeout=$1 step_timeout=$2
+	shift 2
+	linux_boot "$boot_timeout" "$@"
+	wait_online 1 "$step_timeout" ||
+		fail "after boot: data/smpalt/online is '$ONLINE', expected 1"
+	read_switch_state 0 "" "$step_timeout" ||
+		fail "after boot: data/smpalt/switches is '$SWITCHES', expected 0"
+	[ "$MODE" = up ] || fail "after boot: mode is '$MODE', expected up"
+	linux_expect_keys "after boot" version=1 refused=0
+	check_xen_view "after boot"
+}
+
+# linux_expect_keys WHAT KEY=VALUE...: each data/smpalt/KEY holds VALUE
+# (one read); fails the scenario naming every key that does not.
+linux_expect_keys() {
+	local what=$1 kv k v got bad=''
+	shift
+	for kv in "$@"; do
+		k=${kv%%=*} v=${kv#*=}
+		got=$(xs_read_guest "data/smpalt/$k") || got='<absent>'
+		[ "$got" = "$v" ] || bad="$bad data/smpalt/$k='$got' (expected $v)"
+	done
+	[ -z "$bad" ] || fail "$what:$bad"
+}
+
+# linux_clean WHAT: data/smpalt/refused is 0, no alarming console line
+# (linux_alarm) and the domain runs; fails the scenario otherwise.
+linux_clean() {
+	local alarm
+	linux_expect_keys "$1" refused=0
+	alarm=$(linux_alarm) && fail "$1: guest console: $alarm"
+	guest_running || fail "$1: domain state '$(domain_state)'"
+}
+
+# linux_status: the text of the guest's last "linux-smpalt: status" line
+# (its /init's copy of the kernel's /sys/kernel/debug/smpalt), empty if none.
+linux_status() {
+	tr -d '\r' <"$CONSOLE_LOG" 2>/dev/null | grep -F -- "$LINUX_STATUS_LINE" |
+		tail -1 | sed "s/.*$LINUX_STATUS_LINE//"
+}
+
+# linux_wait_status WHAT TIMEOUT NAME=VALUE...: wait until the guest's
+# last status line shows every NAME with VALUE ("name=value", "name: value"
+# or "name value"); fails the scenario after TIMEOUT seconds, quoting it.
+linux_wait_status() {
+	local what=$1 timeout=$2 end st kv missing
+	end=$(($(uptime_cs) + timeout * CS_PER_SEC))
+	shift 2
+	while :; do
+		st=$(linux_status) missing=''
+		for kv in "$@"; do
+			printf '%s\n' "$st" |
+				grep -qE "(^|[ ;,])${kv%%=*}[=: ]+${kv#*=}([ ;,]|$)" ||
+				missing="$missing ${kv%%=*}=${kv#*=}"
+		done
+		[ -n "$missing" ] || break
+		[ "$(uptime_cs)" -le "$end" ] ||
+			fail "$what: the kernel's status (debugfs, shown by /init) lacks$missing after ${timeout}s: '${st:-<no status line>}'"
+		usleep $POLL_USEC
+	done
+	log "$what: status '$st'"
+}

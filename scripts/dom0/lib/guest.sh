@@ -1,0 +1,120 @@
+# smpalt dom0 library: a scenario's guest whatever its kernel: create,
+# boot, destroy, its console log (waits, lines since a mark), a verdict
+# the guest gives itself (guest_test_result).
+
+# The guest kernel must be in the initramfs, else the scenario cannot run.
+require_guest() {
+	[ -f "$SMPALT_ELF" ] || result SKIP "no guest kernel at $SMPALT_ELF"
+}
+
+# guest_create [xl key=value ...]: create this scenario's guest, named
+# smpalt-<scenario> so that each scenario has its own console log.
+# Sets GUEST, DOMID, CONSOLE_LOG and CREATE_CS.
+guest_create() {
+	GUEST=smpalt-$SCENARIO
+	CONSOLE_LOG=$CONSOLE_DIR/guest-$GUEST.log
+	rm -f "$CONSOLE_LOG"
+	CREATE_CS=$(now_cs)
+	log "xl create $SMPALT_CFG name=\"$GUEST\" $*"
+	xl create -q "$SMPALT_CFG" "name=\"$GUEST\"" "$@" ||
+		fail "xl create failed"
+	DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "xl domid $GUEST failed after create"
+	log "created $GUEST as domain $DOMID in $(since "$CREATE_CS") s"
+}
+
+# The console line the guest prints once it serves xenstore (kernel/main.c).
+GUEST_READY="smpalt: ready"
+
+# guest_boot TIMEOUT [xl key=value ...]: require_guest, guest_create with
+# the extra xl config, then wait up to TIMEOUT seconds for GUEST_READY on
+# the console; the scenario fails if it does not come.
+guest_boot() {
+	local timeout=$1
+	shift
+	require_guest
+	guest_create "$@"
+	wait_for_console "$GUEST_READY" "$timeout" ||
+		fail "no '$GUEST_READY' within ${timeout}s"
+}
+
+# guest_destroy: keep the guest's xenstore home in the scenario log, then
+# xl destroy it and wait until it is gone.
+guest_destroy() {
+	echo "--- xenstore of $GUEST (domain $DOMID) before destroy"
+	xenstore-ls -f "/local/domain/$DOMID" 2>&1
+	echo "---"
+	xl destroy "$GUEST" || fail "xl destroy $GUEST failed"
+	wait_domain_gone || fail "domain $GUEST still listed after xl destroy"
+}
+
+# wait_for_console PATTERN [TIMEOUT]: wait until a line of the guest's
+# console log contains PATTERN (fixed string). Returns 1 on timeout.
+wait_for_console() {
+	local pattern=$1 timeout=${2:-$DEFAULT_READY_TIMEOUT} start end
+	start=$(now_cs)
+	end=$(deadline_cs "$timeout")
+	while ! grep -qF -- "$pattern" "$CONSOLE_LOG" 2>/dev/null; do
+		if [ "$(now_cs)" -gt "$end" ]; then
+			log "console: '$pattern' not seen within ${timeout}s"
+			return 1
+		fi
+		usleep $POLL_USEC
+	done
+	note "console '$pattern' after $(since "$start") s (create +$(since "$CREATE_CS") s)"
+	return 0
+}
+
+# wait_for_any_console [TIMEOUT]: wait for the guest's first console byte.
+wait_for_any_console() {
+	local timeout=${1:-$DEFAULT_READY_TIMEOUT} end
+	end=$(deadline_cs "$timeout")
+	while [ ! -s "$CONSOLE_LOG" ]; do
+		[ "$(now_cs)" -le "$end" ] || return 1
+		usleep $POLL_USEC
+	done
+	note "first guest console output at create +$(since "$CREATE_CS") s"
+}
+
+# guest_test_result [TIMEOUT]: for tests that run inside the guest: wait for
+# the console line "Test result: STATUS [reason]" and end the scenario with
+# it. No such line within TIMEOUT is an ERROR.
+guest_test_result() {
+	local timeout=${1:-$DEFAULT_READY_TIMEOUT} line
+	wait_for_console "Test result: " "$timeout" ||
+		result ERROR "guest printed no 'Test result:' line within ${timeout}s"
+	line=$(grep -F "Test result: " "$CONSOLE_LOG" | tail -1 | tr -d '\r')
+	line=${line#*Test result: }
+	# shellcheck disable=SC2086 # split into status and reason on purpose
+	result $line
+}
+
+# guest_running: the domain exists and has neither crashed nor shut down.
+guest_running() {
+	local s
+	s=$(domain_state)
+	case $s in
+	'' | *[cs]*) return 1 ;;
+	esac
+	return 0
+}
+
+# console_since LINE: the guest's console after its first LINE lines.
+console_since() {
+	tail -n +$(($1 + 1)) "$CONSOLE_LOG" 2>/dev/null | tr -d '\r'
+}
+
+console_lines() {
+	wc -l <"$CONSOLE_LOG" 2>/dev/null || echo 0
+}
+
+# wait_for_console_since LINE ERE TIMEOUT: wait until a console line after
+# the first LINE lines (console_lines taken before the action) matches ERE;
+# sets CONSOLE_MATCH to the first such line. Returns 1 after TIMEOUT seconds.
+wait_for_console_since() {
+	local mark=$1 ere=$2 end
+	end=$(($(uptime_cs) + $3 * CS_PER_SEC))
+	until CONSOLE_MATCH=$(console_since "$mark" | grep -E -m1 -- "$ere"); do
+		[ "$(uptime_cs)" -le "$end" ] || return 1
+		usleep $POLL_USEC
+	done
+}

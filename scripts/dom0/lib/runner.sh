@@ -1,0 +1,84 @@
+# ----------------------------------------------------------------- runner
+
+# emit_file NAME PATH: send a file to the host between markers, every line
+# prefixed with "@@NAME|", followed by its line count and md5 so that the
+# host can tell a block that the shared console mangled.
+emit_file() {
+	local name=$1 path=$2 norm=/tmp/emit.$$ lines sum
+	[ -f "$path" ] || return 0
+	tr -d '\r' <"$path" | awk '{ print }' >"$norm"
+	lines=$(wc -l <"$norm")
+	sum=$(md5sum "$norm" | cut -d' ' -f1)
+	echo "@@SMPALT BEGIN $name"
+	sed "s/^/@@$name|/" "$norm"
+	echo "@@SMPALT END $name $lines $sum"
+	rm -f "$norm"
+}
+
+# Send every guest console log not sent yet, then forget it (a guest of the
+# same name later starts a fresh log).
+emit_consoles() {
+	local f g
+	for f in "$CONSOLE_DIR"/guest-*.log; do
+		[ -f "$f" ] || continue
+		g=${f##*/guest-}
+		g=${g%.log}
+		emit_file "console-$g.log" "$f"
+		rm -f "$f"
+	done
+}
+
+# Destroy every domain but dom0, so that each scenario starts clean.
+destroy_guests() {
+	local id
+	for id in $(xl list 2>/dev/null | awk 'NR > 2 { print $2 }'); do
+		xl destroy "$id" >/dev/null 2>&1 ||
+			echo "destroy_guests: xl destroy $id failed"
+	done
+}
+
+# scenario_timeout NAME: the scenario's time limit in seconds:
+# smpalt.timeout.NAME= (a scenario whose length scales, e.g. soak), else
+# smpalt.timeout=, else DEFAULT_SCENARIO_TIMEOUT.
+scenario_timeout() {
+	cmdline_value "smpalt\.timeout\.$1" \
+		"$(cmdline_value 'smpalt\.timeout' $DEFAULT_SCENARIO_TIMEOUT)"
+}
+
+# run_scenario NAME: run $SCENARIO_DIR/NAME.sh under a time limit, then send
+# its log, the guest consoles and a xenstore dump, then its result line.
+run_scenario() {
+	local name=$1 script=$SCENARIO_DIR/$1.sh rf=$RESULTS_DIR/$1.result
+	local logf=$RESULTS_DIR/$1.log limit rc status reason start
+	limit=$(scenario_timeout "$name")
+	echo "@@SMPALT START $name"
+	start=$(now_cs)
+	rm -f "$rf"
+	if [ ! -f "$script" ]; then
+		echo "ERROR no scenario script $script in the initramfs" >"$rf"
+		: >"$logf"
+	else
+		SCENARIO=$name RESULT_FILE=$rf timeout -s KILL "$limit" \
+			sh -c ". $SMPALT_DIR/lib.sh; . $script" >"$logf" 2>&1 </dev/null
+		rc=$?
+		if [ ! -s "$rf" ]; then
+			if [ $rc -eq $KILLED_STATUS ]; then
+				echo "ERROR killed after the scenario limit of ${limit}s" >"$rf"
+			else
+				echo "ERROR ended without a result (exit code $rc)" >"$rf"
+			fi
+		fi
+	fi
+	read -r status reason <"$rf"
+	echo "[$(since 0)] runner: $name: $status $reason (took $(since "$start") s)" >>"$logf"
+	{
+		echo "### xenstore after scenario $name"
+		xenstore-ls -f 2>&1
+	} >>$RESULTS_DIR/xenstore-scenarios.txt
+	destroy_guests >>"$logf" 2>&1
+	emit_file "$name.log" "$logf"
+	emit_file "xenstore-$name.txt" $RESULTS_DIR/xenstore-scenarios.txt
+	rm -f $RESULTS_DIR/xenstore-scenarios.txt
+	emit_consoles
+	echo "@@SMPALT RESULT $name $status $reason"
+}
