@@ -152,6 +152,11 @@ $(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
 	TEST_FLAGS_autoscale_metrics_test += -DPROMTOOL_BIN='"$(PROMTOOL)"'
 $(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
 	| $(PROMTOOL)
+# The program's metrics file too.
+$(TEST_OUT)/autoscale_tool_test $(TEST_OUT)/autoscale_tool_test-san: \
+	TEST_FLAGS_autoscale_tool_test += -DPROMTOOL_BIN='"$(PROMTOOL)"'
+$(TEST_OUT)/autoscale_tool_test $(TEST_OUT)/autoscale_tool_test-san: \
+	| $(PROMTOOL)
 
 $(call host_test_group,test-tools,$(TOOLS_TESTS))
 
