@@ -574,9 +574,9 @@ static void change_done(struct domain *d, int rc, const char *msg)
 	d->changing = false;
 	pace_ended(d, now, !rc, backoff, sizeof(backoff));
 	if (!rc) {
-		log_line(AS_PRIO_INFO,
-			 "%s (domain %u): %s: vcpus %u done in %llu ms",
-			 d->name, d->domid, d->backend->name, d->target, ms);
+		log_domain(AS_PRIO_INFO, d, d->target, d->target, NULL,
+			   "%s (domain %u): %s: vcpus %u done in %llu ms",
+			   d->name, d->domid, d->backend->name, d->target, ms);
 		return;
 	}
 	d->failures++;
@@ -585,10 +585,10 @@ static void change_done(struct domain *d, int rc, const char *msg)
 		d->timeouts++;
 		change_timeouts++;
 	}
-	log_line(AS_PRIO_WARNING,
-		 "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms%s",
-		 d->name, d->domid, d->backend->name, d->target,
-		 msg && *msg ? msg : strerror(-rc), ms, backoff);
+	log_domain(AS_PRIO_WARNING, d, d->target, d->target, NULL,
+		   "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms%s",
+		   d->name, d->domid, d->backend->name, d->target,
+		   msg && *msg ? msg : strerror(-rc), ms, backoff);
 }
 
 /*
@@ -633,10 +633,10 @@ static void start_change(struct domain *d, unsigned int n)
 			change_timeouts++;
 		}
 		pace_ended(d, now_ms(), false, backoff, sizeof(backoff));
-		log_line(AS_PRIO_WARNING,
-			 "%s (domain %u): %s: cannot set %u vcpus: %s%s",
-			 d->name, d->domid, d->backend->name, n, strerror(-rc),
-			 backoff);
+		log_domain(AS_PRIO_WARNING, d, n, n, NULL,
+			   "%s (domain %u): %s: cannot set %u vcpus: %s%s",
+			   d->name, d->domid, d->backend->name, n,
+			   strerror(-rc), backoff);
 	} else if (done || !d->backend->poll) {
 		change_done(d, 0, NULL);
 	}
@@ -892,18 +892,19 @@ static void configure_domain(struct domain *d, bool first)
 	d->set = set;
 	d->excluded = false;
 	d->active = true;
-	log_line(AS_PRIO_INFO,
-		 "%s %s (domain %u): vcpus %u..%u, high %u%%, low %u%%, "
-		 "hold up %llu ms, down %llu ms, period %llu ms, signal %s, "
-		 "via %s%s%s%s",
-		 first ? "watching" : "settings of", d->name, d->domid,
-		 cfg->min_vcpus, cfg->max_vcpus, cfg->high_pct, cfg->low_pct,
-		 (unsigned long long)cfg->hold_up_ms,
-		 (unsigned long long)cfg->hold_down_ms,
-		 (unsigned long long)opt.period_ms, as_signal_name(set.signal),
-		 d->backend ? d->backend->name : "(undecided: libvirt down)",
-		 opt.dry_run ? " (dry run)" : "", d->uuid[0] ? ", uuid " : "",
-		 d->uuid);
+	log_domain(AS_PRIO_INFO, d, 0, 0, NULL,
+		   "%s %s (domain %u): vcpus %u..%u, high %u%%, low %u%%, "
+		   "hold up %llu ms, down %llu ms, period %llu ms, signal %s, "
+		   "via %s%s%s%s",
+		   first ? "watching" : "settings of", d->name, d->domid,
+		   cfg->min_vcpus, cfg->max_vcpus, cfg->high_pct, cfg->low_pct,
+		   (unsigned long long)cfg->hold_up_ms,
+		   (unsigned long long)cfg->hold_down_ms,
+		   (unsigned long long)opt.period_ms,
+		   as_signal_name(set.signal),
+		   d->backend ? d->backend->name : "(undecided: libvirt down)",
+		   opt.dry_run ? " (dry run)" : "", d->uuid[0] ? ", uuid " : "",
+		   d->uuid);
 }
 
 /* A new, empty entry at the end of the table; NULL on ENOMEM. */
@@ -1787,6 +1788,26 @@ static void print_help(void)
 	       "(SIGHUP\n"
 	       "                        reopens it):\n"
 	       "                        " AS_CSV_HEADER "\n"
+	       "      --config FILE     the configuration file "
+	       "(default " AS_CONF_PATH ";\n"
+	       "                        that one may be missing): per-domain "
+	       "settings and\n"
+	       "                        exclusions; options given here "
+	       "override its [defaults]\n"
+	       "                        but not its [domain] sections; "
+	       "SIGHUP reloads it\n"
+	       "      --check-config [FILE]  check FILE (default: the "
+	       "--config one), print\n"
+	       "                        each error as FILE:LINE, exit 0 "
+	       "(valid) or 1\n"
+	       "      --metrics-file PATH  Prometheus metrics, replaced "
+	       "atomically every period\n"
+	       "                        (node_exporter's textfile "
+	       "collector)\n"
+	       "      --metrics-listen ADDR:PORT  serve them at GET /metrics "
+	       "(IPv4 or [IPv6],\n"
+	       "                        numeric; no authentication: a "
+	       "loopback address)\n"
 	       "  -1, --once            one sample, no hold time, then exit\n"
 	       "  -n, --dry-run         decide and log, change nothing\n"
 	       "  -x, --xl PATH         the xl program (default %s)\n"
@@ -1805,10 +1826,12 @@ static void print_help(void)
 	       "  -h, --help            this text\n"
 	       "\n"
 	       "Exit status: 0 ok, %d CSV failure (or a failed change with "
-	       "--once), %d usage,\n"
-	       "%d xenstore unreachable (--once: a domain unreadable), %d "
-	       "--once: no such\ndomain, %d --once: every domain went, %d "
-	       "--signal xen or auto: no Xen CPU\naccounting.\n",
+	       "--once), %d usage or\n"
+	       "configuration error, %d xenstore unreachable (--once: a "
+	       "domain unreadable),\n"
+	       "%d --once: no such domain, %d --once: every domain went, %d "
+	       "--signal xen or\n"
+	       "auto: no Xen CPU accounting.\n",
 	       DEFAULT_HIGH_PCT, DEFAULT_LOW_PCT,
 	       DEFAULT_PERIOD_MS / MS_PER_SEC, DEFAULT_PERIOD_MS % MS_PER_SEC,
 	       DEFAULT_HOLD_MS / MS_PER_SEC, DEFAULT_HOLD_MS % MS_PER_SEC,
