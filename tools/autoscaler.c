@@ -823,6 +823,22 @@ static const char *settings_for(const char *name, struct domain_settings *set,
 	return r.excluded ? r.exclude : NULL;
 }
 
+static bool settings_equal(const struct domain_settings *a,
+			   const struct domain_settings *b)
+{
+	return a->policy.high_pct == b->policy.high_pct &&
+	       a->policy.low_pct == b->policy.low_pct &&
+	       a->policy.hold_up_ms == b->policy.hold_up_ms &&
+	       a->policy.hold_down_ms == b->policy.hold_down_ms &&
+	       a->policy.min_vcpus == b->policy.min_vcpus &&
+	       a->policy.max_vcpus == b->policy.max_vcpus &&
+	       a->pace.cooldown_ms == b->pace.cooldown_ms &&
+	       a->pace.rate_max == b->pace.rate_max &&
+	       a->pace.rate_window_ms == b->pace.rate_window_ms &&
+	       a->pace.backoff_max_ms == b->pace.backoff_max_ms &&
+	       a->signal == b->signal;
+}
+
 /*
  * Give d its settings (settings_for), bounded by its maxvcpus and the
  * host, and start or stop scaling it accordingly: at adoption (first) and
@@ -881,7 +897,7 @@ static void configure_domain(struct domain *d, bool first)
 		as_metrics_forget(&metrics, d->domid);
 		return;
 	}
-	if (!first && d->active && !memcmp(&set, &d->set, sizeof(set)))
+	if (!first && d->active && settings_equal(&set, &d->set))
 		return; /* unchanged */
 	if (first || !d->active) {
 		as_state_init(&d->state);
