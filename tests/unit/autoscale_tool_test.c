@@ -1709,10 +1709,12 @@ static void sighup_reloads_the_config_and_keeps_it_on_error(void **state)
 	pid_t pid;
 
 	(void)state;
+	snprintf(prom_path, sizeof(prom_path), "%s/as.prom", tmpdir);
+	unlink(prom_path);
 	write_file(conf_path, "[domain \"guest\"]\nmax = 2\n");
 	add_guest(GUEST_DOMID, "guest", "400");
-	pid = start_autoscaler(FAST_ARGS, "-v", "--config", conf_path, "guest",
-			       NULL);
+	pid = start_autoscaler(FAST_ARGS, "-v", "--config", conf_path,
+			       "--metrics-file", prom_path, "guest", NULL);
 	assert_true(wait_for_text(xl_log, "3 2\n"));
 
 	/* A bad file (an unknown key) that would allow 4: refused. */
@@ -1747,7 +1749,15 @@ static void sighup_reloads_the_config_and_keeps_it_on_error(void **state)
 	assert_true(wait_for_text(out_path, "settings of guest (domain 3): "
 					    "vcpus 1..4, high 60%"));
 	assert_true(wait_for_text(xl_log, "3 4\n"));
+	/* Both reloads counted, the refused one too; the last was good. */
+	assert_true(wait_for_text(prom_path, "smpalt_autoscaler_config_"
+					     "reloads_total 2\n"));
+	expect_in_file(prom_path, "smpalt_autoscaler_config_reload_failures_"
+				  "total 1\n");
+	expect_in_file(prom_path, "smpalt_autoscaler_config_last_reload_"
+				  "successful 1\n");
 	stop_autoscaler(pid);
+	unlink(prom_path);
 }
 
 /* The series of a domain named n (domid id) with a value. */
