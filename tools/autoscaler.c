@@ -1529,11 +1529,26 @@ static void load_config(void)
  */
 static void reload_config(void)
 {
+	struct as_conf *fresh = NULL;
 	uint64_t period = opt.period_ms;
 	int rc = as_conf_reload(&conf, opt.config_path, &conf_base, &conf_cli,
 				conf_report, NULL);
 	size_t i;
 
+	if (rc == -ENOENT && !opt.config_given) {
+		/* No file at the default path: as at a start without it,
+		 * the options alone. */
+		rc = as_conf_parse(opt.config_path, "", 0, &conf_base,
+				   &conf_cli, &fresh, conf_report, NULL);
+		if (!rc) {
+			as_conf_free(conf);
+			conf = fresh;
+			log_line(AS_PRIO_INFO,
+				 "SIGHUP: no configuration %s: the options "
+				 "alone apply",
+				 opt.config_path);
+		}
+	}
 	as_metrics_config_reload(&metrics, !rc, unix_ms() / MS_PER_SEC);
 	if (rc) {
 		error("SIGHUP: configuration %s %s: keeping the settings in "
@@ -1542,8 +1557,9 @@ static void reload_config(void)
 		return;
 	}
 	conf_globals();
-	log_line(AS_PRIO_INFO, "SIGHUP: reloaded the configuration %s",
-		 opt.config_path);
+	if (!fresh)
+		log_line(AS_PRIO_INFO, "SIGHUP: reloaded the configuration %s",
+			 opt.config_path);
 	if (opt.period_ms != period)
 		log_line(AS_PRIO_INFO, "sample period now %llu ms",
 			 (unsigned long long)opt.period_ms);
