@@ -12,8 +12,12 @@
  * (autoscale_signal.c), asks the policy (autoscale_policy.c) what to do,
  * and has a backend (scale_backend.h: xl, or libvirt for the domains a
  * libvirt connection knows) set the new count.  Each change is logged on
- * one line with its reason; each sample of each domain is one CSV row
- * (autoscale_format.h).  See docs/autoscaler.md.
+ * one line with its reason (a journal entry with fields under systemd:
+ * autoscale_journal.h); each sample of each domain is one CSV row, its
+ * text escaped (autoscale_csv.h).  Each domain's settings come from the
+ * configuration file (autoscale_config.h), read again at SIGHUP; metrics
+ * go to a file and a local HTTP endpoint (autoscale_metrics.h).  See
+ * docs/autoscaler.md.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
