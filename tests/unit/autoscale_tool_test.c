@@ -36,6 +36,12 @@
  * domid reused by another domain is not the same domain, libvirt's
  * domains found by UUID and domid, not by name (libvirt's test driver).  No
  * small caps: 70 domains, a guest of 64 vCPUs with 48 online.
+ * Configuration and output: --check-config's exact output and status, a
+ * missing or bad --config file, a malformed DOMAIN glob, a per-domain
+ * max, an excluded domain, SIGHUP reloading (a bad file keeps the
+ * settings; both reloads counted in the metrics), --metrics-file through
+ * promtool, --metrics-listen's GET /metrics, a guest's mode escaped in
+ * the CSV.
  */
 #include <arpa/inet.h>
 #include <errno.h>
