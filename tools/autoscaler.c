@@ -1572,20 +1572,18 @@ static void reload_config(void)
 			configure_domain(domains[i], false);
 }
 
-/* Answer the HTTP clients waiting at --metrics-listen (a few at most per
- * call, each bounded in time). */
+/*
+ * Answer one HTTP client waiting at --metrics-listen, within
+ * AS_METRICS_HTTP_TIMEOUT_MS; the next one, if any, after the wait has
+ * checked whether a sample is due.
+ */
 static void serve_metrics(void)
 {
-	int i, rc;
+	int rc = as_metrics_serve(metrics_fd, &metrics,
+				  AS_METRICS_HTTP_TIMEOUT_MS);
 
-	for (i = 0; i < 8; i++) {
-		rc = as_metrics_serve(metrics_fd, &metrics,
-				      AS_METRICS_HTTP_TIMEOUT_MS);
-		if (rc == -EAGAIN)
-			return;
-		if (rc && rc != -ETIMEDOUT && rc != -EMSGSIZE)
-			log_line(AS_PRIO_DEBUG, "metrics: %s", strerror(-rc));
-	}
+	if (rc && rc != -EAGAIN)
+		log_line(AS_PRIO_DEBUG, "metrics: a client: %s", strerror(-rc));
 }
 
 /* --metrics-file: the metrics as they are after a round.  A failure is
