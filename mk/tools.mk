@@ -59,7 +59,8 @@ define AUTOSCALER_BUILD
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(1) $(TOOLS_CFLAGS) $(AUTOSCALER_DEFS) \
 		-DSMPALT_VERSION='"$(SMPALT_VERSION)"' $(2) -o $@ \
-		$(addprefix $(TOP)/,$(AUTOSCALER_SRCS)) $(AUTOSCALER_LIBS)
+		$(addprefix $(TOP)/,$(AUTOSCALER_SRCS) $(TOOLS_DAEMON)) \
+		$(AUTOSCALER_LIBS) $(TOOLS_DAEMON_LIBS)
 endef
 # The installed program takes a packager's CPPFLAGS, CFLAGS and LDFLAGS
 # (dpkg-buildflags: stack protector, _FORTIFY_SOURCE, relro, BIND_NOW)
@@ -115,6 +116,9 @@ TEST_SRCS_autoscale_journal_test := tests/unit/autoscale_journal_test.c \
 	tools/autoscale_journal.c tools/autoscale_text.c
 TEST_LIBS_autoscale_journal_test := -lsystemd
 TOOLS_TESTS += autoscale_journal_test
+# The program links them all.
+$(AUTOSCALER) $(AUTOSCALER_SAN): $(addprefix $(TOP)/,$(TOOLS_DAEMON))
+
 # The libvirt backend against libvirt's in-library test driver (no daemon).
 ifneq ($(wildcard $(TOP)/tools/backend_libvirt.c),)
 TEST_SRCS_backend_libvirt_test := tests/unit/backend_libvirt_test.c \
@@ -147,6 +151,11 @@ $(PROMTOOL):
 $(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
 	TEST_FLAGS_autoscale_metrics_test += -DPROMTOOL_BIN='"$(PROMTOOL)"'
 $(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
+	| $(PROMTOOL)
+# The program's metrics file too.
+$(TEST_OUT)/autoscale_tool_test $(TEST_OUT)/autoscale_tool_test-san: \
+	TEST_FLAGS_autoscale_tool_test += -DPROMTOOL_BIN='"$(PROMTOOL)"'
+$(TEST_OUT)/autoscale_tool_test $(TEST_OUT)/autoscale_tool_test-san: \
 	| $(PROMTOOL)
 
 $(call host_test_group,test-tools,$(TOOLS_TESTS))

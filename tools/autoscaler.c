@@ -12,9 +12,14 @@
  * (autoscale_signal.c), asks the policy (autoscale_policy.c) what to do,
  * and has a backend (scale_backend.h: xl, or libvirt for the domains a
  * libvirt connection knows) set the new count.  Each change is logged on
- * one line with its reason; each sample of each domain is one CSV row
- * (autoscale_format.h).  See docs/autoscaler.md.
+ * one line with its reason (a journal entry with fields under systemd:
+ * autoscale_journal.h); each sample of each domain is one CSV row, its
+ * text escaped (autoscale_csv.h).  Each domain's settings come from the
+ * configuration file (autoscale_config.h), read again at SIGHUP; metrics
+ * go to a file and a local HTTP endpoint (autoscale_metrics.h).  See
+ * docs/autoscaler.md.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -29,12 +34,18 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <xenstat.h>
 #include <xenstore.h>
 #include <xen/xen.h>
 
+#include "autoscale_config.h"
+#include "autoscale_csv.h"
 #include "autoscale_format.h"
+#include "autoscale_journal.h"
+#include "autoscale_metrics.h"
 #include "autoscale_policy.h"
 #include "autoscale_select.h"
 #include "autoscale_signal.h"
@@ -85,7 +96,7 @@
 #define NS_PER_SEC 1000000000ULL
 #define NUM_MAX 32 /* a decimal number as text */
 #define PATH_LEN 128
-#define MODE_LEN 16
+#define MODE_LEN 64
 #define KEY_LEN 48 /* a key under a domain's home, e.g. cpu/N/availability */
 /* The domain's /vm/<uuid> path (the toolstack's "vm" key) and its UUID. */
 #define VM_PREFIX "/vm/"
@@ -117,6 +128,7 @@ enum log_priority_when {
 struct domain_settings {
 	struct as_config policy; /* max_vcpus 0: the domain's maxvcpus */
 	struct as_pace_config pace;
+	enum as_signal signal;
 };
 
 struct options {
@@ -125,6 +137,10 @@ struct options {
 	uint64_t duration_ms; /* 0: until SIGINT/SIGTERM */
 	uint64_t change_timeout_ms;
 	const char *csv_path;
+	const char *config_path;
+	bool config_given; /* --config: the file must exist */
+	const char *metrics_file;
+	const char *metrics_listen;
 	const char *xl;
 	const char *libvirt_uri;
 	const char *const *specs; /* DOMAIN arguments */
@@ -150,11 +166,12 @@ struct sample {
  * one, the UUID of its /vm path (a domid reused by another domain is
  * another domain). */
 struct domain {
-	bool used;   /* false: dropped, freed at the next compact_domains() */
-	bool active; /* scaled (else refused: a bad configuration) */
-	bool seen;   /* found by the running scan_domains() */
-	char *name;  /* the toolstack's, whole */
-	char *vm;    /* "/vm/<uuid>", or NULL when there is none */
+	bool used;     /* false: dropped, freed at the next compact_domains() */
+	bool active;   /* scaled (else refused or excluded) */
+	bool excluded; /* by the configuration file's exclude */
+	bool seen;     /* found by the running scan_domains() */
+	char *name;    /* the toolstack's, whole */
+	char *vm;      /* "/vm/<uuid>", or NULL when there is none */
 	char uuid[UUID_LEN + 1]; /* "" when not known */
 	unsigned int domid;
 	unsigned int maxvcpus;
@@ -178,6 +195,7 @@ struct domain {
 	struct sample sample; /* this round's */
 	/* Counts, for the summary (and metrics). */
 	unsigned long long changes, failures, timeouts, held, read_errors;
+	unsigned long long ups, downs; /* changes decided, each way */
 };
 
 static struct xs_handle *xsh;
@@ -191,14 +209,22 @@ static const char *test_xen_dir;
 static struct domain **domains;
 static size_t ndomains, domains_cap;
 static struct options opt;
-static FILE *csv;
+static struct as_csv_file csv = {.fd = -1};
+static bool csv_failed;
+/* The configuration file's settings over the built-in ones (base) and
+ * the options given (cli); NULL before it is read. */
+static struct as_conf *conf;
+static struct as_settings conf_base, conf_cli;
+static struct as_metrics metrics;
+static int metrics_fd = -1;
+static enum as_log_route log_route = AS_LOG_PLAIN;
 static uint64_t start_ms;
 static unsigned long long csv_rows, changes, change_failures, change_timeouts,
 	changes_held, read_errors;
 static bool syslog_prefix;
 /* A watch fired, or a domain was not ready: look at /local/domain again. */
 static bool rescan;
-static volatile sig_atomic_t stop_signal, reopen_csv;
+static volatile sig_atomic_t stop_signal, hangup;
 /* The signal mask to wait with: SIGINT, SIGTERM and SIGHUP are blocked
  * everywhere else (libxenstore's thread included) and arrive only there. */
 static sigset_t wait_mask;
@@ -223,43 +249,79 @@ static uint64_t unix_ms(void)
 	return clock_ns(CLOCK_REALTIME) / NS_PER_MS;
 }
 
-/* One line on f: "[<P>][elapsed] wall-time " and the message. */
-static void vlog_to(FILE *f, enum as_prio prio, const char *what,
-		    const char *fmt, va_list ap)
+/*
+ * One line on fd (1 or 2): "[<P>][elapsed] wall-time ", what and the
+ * message, or a journal entry with ev's fields (autoscale_journal.h).
+ */
+static void vlog_to(int fd, enum as_prio prio, const char *what,
+		    struct as_log_event *ev, const char *fmt, va_list ap)
 {
-	char prefix[NUM_MAX * 2];
+	char prefix[NUM_MAX * 2], *body, *msg;
 
 	if (as_log_prefix(prefix, sizeof(prefix), prio, syslog_prefix,
 			  now_ms() - start_ms, unix_ms()) < 0)
 		prefix[0] = '\0';
+	if (vasprintf(&body, fmt, ap) < 0)
+		return;
+	if (asprintf(&msg, "%s%s", what, body) < 0) {
+		free(body);
+		return;
+	}
+	ev->priority = (int)prio;
+	ev->message = msg;
 	fflush(stdout);
-	fputs(prefix, f);
-	fputs(what, f);
-	vfprintf(f, fmt, ap);
-	fputc('\n', f);
-	fflush(f);
+	as_log_emit(log_route, fd, prefix, ev);
+	free(msg);
+	free(body);
 }
 
 /* One log line on stdout, with its priority (debug only with -v). */
 static void __attribute__((format(printf, 2, 3)))
 log_line(enum as_prio prio, const char *fmt, ...)
 {
+	struct as_log_event ev = {0};
 	va_list ap;
 
 	if (prio == AS_PRIO_DEBUG && !opt.verbose)
 		return;
 	va_start(ap, fmt);
-	vlog_to(stdout, prio, "", fmt, ap);
+	vlog_to(STDOUT_FILENO, prio, "", &ev, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * A log line about domain d, with its fields in the journal; a change
+ * (old != new) and its reason (NULL: none) too.
+ */
+static void __attribute__((format(printf, 6, 7)))
+log_domain(enum as_prio prio, const struct domain *d, unsigned int old,
+	   unsigned int new, const char *reason, const char *fmt, ...)
+{
+	struct as_log_event ev = {
+		.domain = d->name,
+		.domid = d->domid,
+		.has_vcpus = old != new,
+		.vcpus_old = old,
+		.vcpus_new = new,
+		.reason = reason,
+	};
+	va_list ap;
+
+	if (prio == AS_PRIO_DEBUG && !opt.verbose)
+		return;
+	va_start(ap, fmt);
+	vlog_to(STDOUT_FILENO, prio, "", &ev, fmt, ap);
 	va_end(ap);
 }
 
 /* An error on stderr. */
 static void __attribute__((format(printf, 1, 2))) error(const char *fmt, ...)
 {
+	struct as_log_event ev = {0};
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog_to(stderr, AS_PRIO_ERR, PROG ": error: ", fmt, ap);
+	vlog_to(STDERR_FILENO, AS_PRIO_ERR, PROG ": error: ", &ev, fmt, ap);
 	va_end(ap);
 }
 
@@ -377,8 +439,6 @@ static int xs_get_uint(const struct domain *d, const char *key,
 static void __attribute__((noreturn)) xenstore_failed(const char *what, int rc)
 {
 	error("xenstore: %s: %s", what, strerror(-rc));
-	if (csv)
-		fflush(csv);
 	exit(EXIT_XENSTORE);
 }
 
@@ -518,9 +578,9 @@ static void change_done(struct domain *d, int rc, const char *msg)
 	d->changing = false;
 	pace_ended(d, now, !rc, backoff, sizeof(backoff));
 	if (!rc) {
-		log_line(AS_PRIO_INFO,
-			 "%s (domain %u): %s: vcpus %u done in %llu ms",
-			 d->name, d->domid, d->backend->name, d->target, ms);
+		log_domain(AS_PRIO_INFO, d, d->target, d->target, NULL,
+			   "%s (domain %u): %s: vcpus %u done in %llu ms",
+			   d->name, d->domid, d->backend->name, d->target, ms);
 		return;
 	}
 	d->failures++;
@@ -529,10 +589,10 @@ static void change_done(struct domain *d, int rc, const char *msg)
 		d->timeouts++;
 		change_timeouts++;
 	}
-	log_line(AS_PRIO_WARNING,
-		 "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms%s",
-		 d->name, d->domid, d->backend->name, d->target,
-		 msg && *msg ? msg : strerror(-rc), ms, backoff);
+	log_domain(AS_PRIO_WARNING, d, d->target, d->target, NULL,
+		   "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms%s",
+		   d->name, d->domid, d->backend->name, d->target,
+		   msg && *msg ? msg : strerror(-rc), ms, backoff);
 }
 
 /*
@@ -565,8 +625,6 @@ static void start_change(struct domain *d, unsigned int n)
 	d->changing = true;
 	as_pace_started(&d->pace, d->change_start_ms);
 	fflush(stdout);
-	if (csv)
-		fflush(csv);
 	rc = d->backend->set_vcpus(d->backend, &dom, n, &done);
 	if (rc) {
 		char backoff[REASON_LEN];
@@ -579,10 +637,10 @@ static void start_change(struct domain *d, unsigned int n)
 			change_timeouts++;
 		}
 		pace_ended(d, now_ms(), false, backoff, sizeof(backoff));
-		log_line(AS_PRIO_WARNING,
-			 "%s (domain %u): %s: cannot set %u vcpus: %s%s",
-			 d->name, d->domid, d->backend->name, n, strerror(-rc),
-			 backoff);
+		log_domain(AS_PRIO_WARNING, d, n, n, NULL,
+			   "%s (domain %u): %s: cannot set %u vcpus: %s%s",
+			   d->name, d->domid, d->backend->name, n,
+			   strerror(-rc), backoff);
 	} else if (done || !d->backend->poll) {
 		change_done(d, 0, NULL);
 	}
@@ -708,6 +766,7 @@ static void drop_domain(struct domain *d, const char *why)
 	poll_change(d, EXIT_GRACE_MS, true);
 	d->used = false;
 	d->active = false;
+	as_metrics_forget(&metrics, d->domid);
 }
 
 /* Free the dropped domains; the others keep their order. */
@@ -729,16 +788,143 @@ static void compact_domains(void)
 	ndomains = kept;
 }
 
-/*
- * The settings of a domain: the command line's for every domain today;
- * per-domain overrides (by name or glob) belong here.
- */
-static void settings_for(const char *name, unsigned int domid,
-			 struct domain_settings *set)
+/* The configuration file's settings (autoscale_config.h) as the
+ * program's: the backoff is the command line's alone. */
+static void settings_from(const struct as_settings *c,
+			  struct domain_settings *set)
 {
-	(void)name;
-	(void)domid;
 	*set = opt.set;
+	set->policy.high_pct = c->high_pct;
+	set->policy.low_pct = c->low_pct;
+	set->policy.hold_up_ms = c->hold_up_ms;
+	set->policy.hold_down_ms = c->hold_down_ms;
+	set->policy.min_vcpus = c->min_vcpus;
+	set->policy.max_vcpus = c->max_vcpus;
+	set->pace.cooldown_ms = c->cooldown_ms;
+	set->pace.rate_max = c->rate_limit;
+	set->pace.rate_window_ms = c->rate_window_ms;
+	set->signal = c->signal;
+	if (opt.once) {
+		/* One sample cannot show a condition that holds. */
+		set->policy.hold_up_ms = 0;
+		set->policy.hold_down_ms = 0;
+	}
+}
+
+/*
+ * The settings of a domain by its name: the configuration file's section
+ * for it over the defaults (as_conf_resolve).  NULL, or the exclude
+ * pattern that keeps it from being scaled.
+ */
+static const char *settings_for(const char *name, struct domain_settings *set,
+				unsigned int *line)
+{
+	struct as_conf_domain r;
+
+	as_conf_resolve(conf, name, &r);
+	settings_from(&r.s, set);
+	*line = r.line;
+	return r.excluded ? r.exclude : NULL;
+}
+
+static bool settings_equal(const struct domain_settings *a,
+			   const struct domain_settings *b)
+{
+	return a->policy.high_pct == b->policy.high_pct &&
+	       a->policy.low_pct == b->policy.low_pct &&
+	       a->policy.hold_up_ms == b->policy.hold_up_ms &&
+	       a->policy.hold_down_ms == b->policy.hold_down_ms &&
+	       a->policy.min_vcpus == b->policy.min_vcpus &&
+	       a->policy.max_vcpus == b->policy.max_vcpus &&
+	       a->pace.cooldown_ms == b->pace.cooldown_ms &&
+	       a->pace.rate_max == b->pace.rate_max &&
+	       a->pace.rate_window_ms == b->pace.rate_window_ms &&
+	       a->pace.backoff_max_ms == b->pace.backoff_max_ms &&
+	       a->signal == b->signal;
+}
+
+/*
+ * Give d its settings (settings_for), bounded by its maxvcpus and the
+ * host, and start or stop scaling it accordingly: at adoption (first) and
+ * after every reload of the configuration file.  Logs what it gets once,
+ * and again when that changes.
+ */
+static void configure_domain(struct domain *d, bool first)
+{
+	struct domain_settings set;
+	char err[REASON_LEN];
+	struct as_config *cfg = &set.policy;
+	const char *excl;
+	unsigned int line;
+
+	excl = settings_for(d->name, &set, &line);
+	if (excl) {
+		if (first || !d->excluded)
+			log_line(AS_PRIO_INFO,
+				 "%s (domain %u): excluded by '%s' (%s:%u): "
+				 "not scaled",
+				 d->name, d->domid, excl, opt.config_path,
+				 line);
+		poll_change(d, EXIT_GRACE_MS, true);
+		d->excluded = true;
+		d->active = false;
+		as_metrics_forget(&metrics, d->domid);
+		return;
+	}
+	if (!cfg->max_vcpus)
+		cfg->max_vcpus = d->maxvcpus;
+	if (cfg->max_vcpus > d->maxvcpus) {
+		log_line(AS_PRIO_INFO,
+			 "%s (domain %u): --max %u above its maxvcpus %u: "
+			 "using %u",
+			 d->name, d->domid, cfg->max_vcpus, d->maxvcpus,
+			 d->maxvcpus);
+		cfg->max_vcpus = d->maxvcpus;
+	}
+	/* xl refuses more vCPUs than the host has CPUs (without -i): an
+	 * overcommitted host gains nothing from them. */
+	if (!opt.ignore_host && host_cpus && cfg->max_vcpus > host_cpus) {
+		log_line(AS_PRIO_INFO,
+			 "%s (domain %u): at most the host's %u CPUs, not %u "
+			 "(--ignore-host to exceed)",
+			 d->name, d->domid, host_cpus, cfg->max_vcpus);
+		cfg->max_vcpus = host_cpus;
+	}
+	if (as_config_check(cfg, err, sizeof(err))) {
+		/* Kept, inactive, so that it is refused once, not at every
+		 * scan; freed when the domain goes. */
+		error("%s (domain %u, maxvcpus %u): %s: not scaled", d->name,
+		      d->domid, d->maxvcpus, err);
+		poll_change(d, EXIT_GRACE_MS, true);
+		d->excluded = false;
+		d->active = false;
+		as_metrics_forget(&metrics, d->domid);
+		return;
+	}
+	if (!first && d->active && settings_equal(&set, &d->set))
+		return; /* unchanged */
+	if (first || !d->active) {
+		as_state_init(&d->state);
+		as_pace_init(&d->pace);
+		d->backend = backend_for(d);
+		d->source_logged = false;
+	}
+	d->set = set;
+	d->excluded = false;
+	d->active = true;
+	log_domain(AS_PRIO_INFO, d, 0, 0, NULL,
+		   "%s %s (domain %u): vcpus %u..%u, high %u%%, low %u%%, "
+		   "hold up %llu ms, down %llu ms, period %llu ms, signal %s, "
+		   "via %s%s%s%s",
+		   first ? "watching" : "settings of", d->name, d->domid,
+		   cfg->min_vcpus, cfg->max_vcpus, cfg->high_pct, cfg->low_pct,
+		   (unsigned long long)cfg->hold_up_ms,
+		   (unsigned long long)cfg->hold_down_ms,
+		   (unsigned long long)opt.period_ms,
+		   as_signal_name(set.signal),
+		   d->backend ? d->backend->name : "(undecided: libvirt down)",
+		   opt.dry_run ? " (dry run)" : "", d->uuid[0] ? ", uuid " : "",
+		   d->uuid);
 }
 
 /* A new, empty entry at the end of the table; NULL on ENOMEM. */
@@ -768,8 +954,6 @@ static struct domain *new_domain(void)
  */
 static int adopt_domain(unsigned int domid, char *name)
 {
-	char err[REASON_LEN];
-	struct as_config *cfg;
 	unsigned int maxvcpus;
 	struct domain *d;
 	char *vm;
@@ -797,50 +981,7 @@ static int adopt_domain(unsigned int domid, char *name)
 	d->vm = vm;
 	uuid_of_vm(vm, d->uuid);
 	d->maxvcpus = maxvcpus;
-	settings_for(d->name, d->domid, &d->set);
-	cfg = &d->set.policy;
-	if (!cfg->max_vcpus)
-		cfg->max_vcpus = d->maxvcpus;
-	if (cfg->max_vcpus > d->maxvcpus) {
-		log_line(AS_PRIO_INFO,
-			 "%s (domain %u): --max %u above its maxvcpus %u: "
-			 "using %u",
-			 d->name, d->domid, cfg->max_vcpus, d->maxvcpus,
-			 d->maxvcpus);
-		cfg->max_vcpus = d->maxvcpus;
-	}
-	/* xl refuses more vCPUs than the host has CPUs (without -i): an
-	 * overcommitted host gains nothing from them. */
-	if (!opt.ignore_host && host_cpus && cfg->max_vcpus > host_cpus) {
-		log_line(AS_PRIO_INFO,
-			 "%s (domain %u): at most the host's %u CPUs, not %u "
-			 "(--ignore-host to exceed)",
-			 d->name, d->domid, host_cpus, cfg->max_vcpus);
-		cfg->max_vcpus = host_cpus;
-	}
-	if (as_config_check(cfg, err, sizeof(err))) {
-		/* Kept, inactive, so that it is refused once, not at every
-		 * scan; freed when the domain goes. */
-		error("%s (domain %u, maxvcpus %u): %s: not scaled", d->name,
-		      d->domid, d->maxvcpus, err);
-		return 0;
-	}
-	as_state_init(&d->state);
-	as_pace_init(&d->pace);
-	d->backend = backend_for(d);
-	d->active = true;
-	log_line(AS_PRIO_INFO,
-		 "watching %s (domain %u): vcpus %u..%u, high %u%%, low %u%%, "
-		 "hold up %llu ms, down %llu ms, period %llu ms, signal %s, "
-		 "via %s%s%s%s",
-		 d->name, d->domid, cfg->min_vcpus, cfg->max_vcpus,
-		 cfg->high_pct, cfg->low_pct,
-		 (unsigned long long)cfg->hold_up_ms,
-		 (unsigned long long)cfg->hold_down_ms,
-		 (unsigned long long)opt.period_ms, as_signal_name(opt.signal),
-		 d->backend ? d->backend->name : "(undecided: libvirt down)",
-		 opt.dry_run ? " (dry run)" : "", d->uuid[0] ? ", uuid " : "",
-		 d->uuid);
+	configure_domain(d, true);
 	return 0;
 fail:
 	free(name);
@@ -950,48 +1091,45 @@ static unsigned int scan_domains(void)
 
 /* ------------------------------------------------------------------ CSV */
 
-/* Open the CSV for appending; the header goes into an empty file. */
+/* Open the CSV for appending (autoscale_csv.h: no symlink, not inherited
+ * by xl); the header goes into an empty file. */
 static bool csv_open(void)
 {
-	csv = fopen(opt.csv_path, "a");
-	if (!csv) {
+	int rc = as_csv_open(&csv, opt.csv_path);
+
+	if (rc) {
 		error("cannot open the CSV %s: %s", opt.csv_path,
-		      strerror(errno));
+		      rc == -EINVAL ? "not a regular file" : strerror(-rc));
 		return false;
 	}
-	if (!fseek(csv, 0, SEEK_END) && ftell(csv) == 0)
-		fputs(AS_CSV_HEADER "\n", csv);
 	return true;
 }
 
-/* Flush the CSV; false (after saying why) if it cannot be written. */
+/* false (after saying why) if the CSV could not be written. */
 static bool csv_flush(void)
 {
-	if (!csv || (!fflush(csv) && !ferror(csv)))
-		return true;
-	error("cannot write the CSV %s: %s", opt.csv_path, strerror(errno));
-	return false;
+	return !csv_failed;
 }
 
-/* SIGHUP: close the CSV and open it again under its name (rotation). */
-static bool csv_reopen(void)
+/* SIGHUP: open the CSV again under its name (rotation); on error the old
+ * file stays in use. */
+static void csv_reopen(void)
 {
-	bool ok = csv_flush();
+	int rc = as_csv_reopen(&csv);
 
-	if (fclose(csv))
-		ok = false;
-	csv = NULL;
-	if (!csv_open())
-		return false;
-	log_line(AS_PRIO_INFO, "SIGHUP: reopened the CSV %s", opt.csv_path);
-	return ok;
+	if (rc)
+		error("SIGHUP: cannot reopen the CSV %s: %s: still writing "
+		      "the file opened before",
+		      opt.csv_path, strerror(-rc));
+	else
+		log_line(AS_PRIO_INFO, "SIGHUP: reopened the CSV %s",
+			 opt.csv_path);
 }
 
 static void csv_write(const struct domain *d, uint64_t t, uint64_t wall,
 		      const struct sample *s, enum as_source src,
 		      unsigned int load)
 {
-	char row[LINE_LEN];
 	struct as_csv_row r = {
 		.elapsed_ms = t - start_ms,
 		.unix_ms = wall,
@@ -1010,14 +1148,25 @@ static void csv_write(const struct domain *d, uint64_t t, uint64_t wall,
 		.xen = s->xen,
 	};
 
-	if (!csv)
+	char *row;
+	int rc;
+
+	if (csv.fd < 0 || csv_failed)
 		return;
-	if (as_csv_row(row, sizeof(row), &r) < 0) {
-		log_line(AS_PRIO_WARNING, "%s (domain %u): CSV row too long",
-			 d->name, d->domid);
+	row = as_csv_format(&r);
+	if (!row) {
+		error("%s (domain %u): CSV row: out of memory", d->name,
+		      d->domid);
 		return;
 	}
-	fputs(row, csv);
+	rc = as_csv_write(&csv, row, strlen(row));
+	free(row);
+	if (rc) {
+		error("cannot write the CSV %s: %s", opt.csv_path,
+		      strerror(-rc));
+		csv_failed = true;
+		return;
+	}
 	csv_rows++;
 }
 
@@ -1101,12 +1250,13 @@ static void log_source(struct domain *d, const struct sample *s,
 			d->source_logged = false;
 			return;
 		}
-		if (opt.signal == AS_SIGNAL_XEN || opt.signal == AS_SIGNAL_AUTO)
+		if (d->set.signal == AS_SIGNAL_XEN ||
+		    d->set.signal == AS_SIGNAL_AUTO)
 			log_line(AS_PRIO_WARNING,
 				 "%s (domain %u): no CPU time from Xen for it: "
 				 "not deciding until there is%s",
 				 d->name, d->domid,
-				 opt.signal == AS_SIGNAL_AUTO && s->has_guest
+				 d->set.signal == AS_SIGNAL_AUTO && s->has_guest
 					 ? " (its " KEY_LOAD
 					   " is never taken alone)"
 					 : "");
@@ -1174,10 +1324,11 @@ static bool may_change(struct domain *d, const struct as_decision *dec,
 		snprintf(why, sizeof(why),
 			 "libvirt cannot tell whether it manages the domain: "
 			 "asked again at the next round");
-	log_line(d->held_back && d->held_why == v ? AS_PRIO_DEBUG
-						  : AS_PRIO_INFO,
-		 "%s (domain %u): load %u%%, vcpus %u -> %u held back: %s",
-		 d->name, d->domid, load, vcpus, dec->vcpus, why);
+	log_domain(d->held_back && d->held_why == v ? AS_PRIO_DEBUG
+						    : AS_PRIO_INFO,
+		   d, vcpus, dec->vcpus, "held-back",
+		   "%s (domain %u): load %u%%, vcpus %u -> %u held back: %s",
+		   d->name, d->domid, load, vcpus, dec->vcpus, why);
 	d->held_back = true;
 	d->held_why = v;
 	return false;
@@ -1207,15 +1358,42 @@ static void decide(struct domain *d, uint64_t tick_ms, const struct sample *s,
 		return;
 	}
 	as_describe(&d->set.policy, load, s->vcpus, &dec, why, sizeof(why));
-	log_line(dec.action == AS_STAY ? AS_PRIO_DEBUG : AS_PRIO_INFO,
-		 "%s (domain %u): load %u%%, vcpus %u -> %u: %s: %s%s", d->name,
-		 d->domid, load, s->vcpus, dec.vcpus,
-		 as_reason_name(dec.reason), why,
-		 dec.action != AS_STAY && opt.dry_run ? " (dry run)" : "");
+	log_domain(dec.action == AS_STAY ? AS_PRIO_DEBUG : AS_PRIO_INFO, d,
+		   s->vcpus, dec.vcpus, as_reason_name(dec.reason),
+		   "%s (domain %u): load %u%%, vcpus %u -> %u: %s: %s%s",
+		   d->name, d->domid, load, s->vcpus, dec.vcpus,
+		   as_reason_name(dec.reason), why,
+		   dec.action != AS_STAY && opt.dry_run ? " (dry run)" : "");
+	if (dec.action != AS_STAY && dec.vcpus > s->vcpus)
+		d->ups++;
+	else if (dec.action != AS_STAY && dec.vcpus < s->vcpus)
+		d->downs++;
 	if (dec.action != AS_STAY && !opt.dry_run) {
 		d->held_back = false;
 		start_change(d, dec.vcpus);
 	}
+}
+
+/* The domain's series (autoscale_metrics.h) from this round's sample. */
+static void update_metrics(const struct domain *d, const struct sample *s,
+			   enum as_source src, unsigned int load)
+{
+	struct as_metrics_domain *m =
+		as_metrics_domain(&metrics, d->domid, d->name);
+
+	if (!m)
+		return;
+	m->has_vcpus = true;
+	m->vcpus_online = s->vcpus;
+	m->vcpus_max = d->maxvcpus;
+	m->has_load = src != AS_SOURCE_NONE;
+	m->load = load;
+	m->source = as_source_name(src);
+	m->decisions_up = d->ups;
+	m->decisions_down = d->downs;
+	m->failures = d->failures;
+	m->rate_limited = d->held;
+	m->timeouts = d->timeouts;
 }
 
 /* A domain whose keys cannot be read this round: skipped, said once. */
@@ -1290,8 +1468,9 @@ static unsigned int sample_all(uint64_t tick_ms)
 			.high_pct = d->set.policy.high_pct,
 			.low_pct = d->set.policy.low_pct,
 		};
-		src = as_signal_choose(opt.signal, &in, &load);
+		src = as_signal_choose(d->set.signal, &in, &load);
 		log_source(d, s, src);
+		update_metrics(d, s, src, load);
 		csv_write(d, t, wall, s, src, load);
 		if (src != AS_SOURCE_NONE)
 			decide(d, tick_ms, s, load);
@@ -1300,18 +1479,201 @@ static unsigned int sample_all(uint64_t tick_ms)
 	return active;
 }
 
+/* ------------------------------------------------ configuration, metrics */
+
+/* An error in the configuration file, "FILE:LINE: ...". */
+static void conf_report(void *ctx, const char *msg)
+{
+	(void)ctx;
+	error("%s", msg);
+}
+
+/* What holds for every domain: the sample period, and the signal that
+ * says whether Xen's CPU accounting is needed. */
+static void conf_globals(void)
+{
+	struct as_conf_domain r;
+
+	as_conf_resolve(conf, "", &r);
+	opt.period_ms = r.s.period_ms;
+	opt.signal = r.s.signal;
+}
+
+/*
+ * At start: the configuration file over the built-in settings, under the
+ * options given.  A missing file is no file, unless --config named it.
+ * Exits on an error.
+ */
+static void load_config(void)
+{
+	int rc = as_conf_reload(&conf, opt.config_path, &conf_base, &conf_cli,
+				conf_report, NULL);
+
+	if (rc == -ENOENT && !opt.config_given)
+		rc = as_conf_parse(opt.config_path, "", 0, &conf_base,
+				   &conf_cli, &conf, conf_report, NULL);
+	else if (rc == -ENOENT)
+		error("configuration %s: %s", opt.config_path,
+		      strerror(ENOENT));
+	else if (!rc)
+		log_line(AS_PRIO_INFO, "configuration %s read",
+			 opt.config_path);
+	if (rc) {
+		if (rc != -ENOENT)
+			error("configuration %s refused", opt.config_path);
+		exit(EXIT_USAGE);
+	}
+	conf_globals();
+}
+
+/*
+ * SIGHUP: read the configuration file again; only a valid one replaces
+ * the settings in force, and then every followed domain gets its own
+ * again.
+ */
+static void reload_config(void)
+{
+	struct as_conf *fresh = NULL;
+	uint64_t period = opt.period_ms;
+	int rc = as_conf_reload(&conf, opt.config_path, &conf_base, &conf_cli,
+				conf_report, NULL);
+	size_t i;
+
+	if (rc == -ENOENT && !opt.config_given) {
+		/* No file at the default path: as at a start without it,
+		 * the options alone. */
+		rc = as_conf_parse(opt.config_path, "", 0, &conf_base,
+				   &conf_cli, &fresh, conf_report, NULL);
+		if (!rc) {
+			as_conf_free(conf);
+			conf = fresh;
+			log_line(AS_PRIO_INFO,
+				 "SIGHUP: no configuration %s: the options "
+				 "alone apply",
+				 opt.config_path);
+		}
+	}
+	as_metrics_config_reload(&metrics, !rc, unix_ms() / MS_PER_SEC);
+	if (rc) {
+		error("SIGHUP: configuration %s %s: keeping the settings in "
+		      "force",
+		      opt.config_path, rc == -ENOENT ? "missing" : "refused");
+		return;
+	}
+	conf_globals();
+	if (!fresh)
+		log_line(AS_PRIO_INFO, "SIGHUP: reloaded the configuration %s",
+			 opt.config_path);
+	if (opt.period_ms != period)
+		log_line(AS_PRIO_INFO, "sample period now %llu ms",
+			 (unsigned long long)opt.period_ms);
+	for (i = 0; i < ndomains; i++)
+		if (domains[i]->used)
+			configure_domain(domains[i], false);
+}
+
+/*
+ * Answer one HTTP client waiting at --metrics-listen, within
+ * AS_METRICS_HTTP_TIMEOUT_MS; the next one, if any, after the wait has
+ * checked whether a sample is due.
+ */
+static void serve_metrics(void)
+{
+	int rc = as_metrics_serve(metrics_fd, &metrics,
+				  AS_METRICS_HTTP_TIMEOUT_MS);
+
+	if (rc && rc != -EAGAIN)
+		log_line(AS_PRIO_DEBUG, "metrics: a client: %s", strerror(-rc));
+}
+
+/* --metrics-file: the metrics as they are after a round.  A failure is
+ * said once, until it works again. */
+static void write_metrics(void)
+{
+	static bool failing;
+	size_t len;
+	char *text;
+	int rc;
+
+	if (!opt.metrics_file)
+		return;
+	text = as_metrics_render(&metrics, &len);
+	rc = text ? as_metrics_write_file(opt.metrics_file, text, len)
+		  : -ENOMEM;
+	free(text);
+	if (rc && !failing)
+		error("cannot write the metrics %s: %s", opt.metrics_file,
+		      strerror(-rc));
+	else if (!rc && failing)
+		log_line(AS_PRIO_INFO, "metrics %s written again",
+			 opt.metrics_file);
+	failing = rc != 0;
+}
+
+/* The address a socket is bound to, "IPV4:PORT" or "[IPV6]:PORT" (the
+ * port picked when 0 was asked for). */
+static bool bound_address(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[INET6_ADDRSTRLEN];
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
+		return false;
+	if (ss.ss_family == AF_INET) {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+
+		inet_ntop(AF_INET, &a->sin_addr, host, sizeof(host));
+		snprintf(buf, len, "%s:%u", host, ntohs(a->sin_port));
+		return true;
+	}
+	if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+
+		inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof(host));
+		snprintf(buf, len, "[%s]:%u", host, ntohs(a->sin6_port));
+		return true;
+	}
+	return false;
+}
+
+/* --metrics-listen: the socket, or exit. */
+static void open_metrics(void)
+{
+	char addr[INET6_ADDRSTRLEN + NUM_MAX];
+
+	as_metrics_init(&metrics, unix_ms() / MS_PER_SEC);
+	if (!opt.metrics_listen)
+		return;
+	metrics_fd = as_metrics_listen(opt.metrics_listen);
+	if (metrics_fd == -EINVAL)
+		usage_error("--metrics-listen: '%s' is not IPV4:PORT nor "
+			    "[IPV6]:PORT",
+			    opt.metrics_listen);
+	if (metrics_fd < 0) {
+		error("--metrics-listen %s: %s", opt.metrics_listen,
+		      strerror(-metrics_fd));
+		exit(EXIT_RUNTIME);
+	}
+	log_line(AS_PRIO_INFO, "metrics served at http://%s/metrics",
+		 bound_address(metrics_fd, addr, sizeof(addr))
+			 ? addr
+			 : opt.metrics_listen);
+}
+
 /* ---------------------------------------------------------------- setup */
 
 static void on_signal(int sig)
 {
 	if (sig == SIGHUP)
-		reopen_csv = 1;
+		hangup = 1;
 	else
 		stop_signal = sig;
 }
 
 /*
- * SIGINT and SIGTERM stop, SIGHUP reopens the CSV.  All three stay blocked
+ * SIGINT and SIGTERM stop, SIGHUP reloads the configuration file and
+ * reopens the CSV.  All three stay blocked
  * but while the main loop waits (ppoll with wait_mask), so that they never
  * land in libxenstore's thread nor in the middle of a sample.
  */
@@ -1365,9 +1727,13 @@ static bool drain_watches(void)
  */
 static void wait_until(uint64_t until_ms)
 {
-	struct pollfd pfd = {.fd = xs_fileno(xsh), .events = POLLIN};
+	struct pollfd pfd[2] = {
+		{.fd = xs_fileno(xsh), .events = POLLIN},
+		{.fd = metrics_fd, .events = POLLIN},
+	};
+	nfds_t nfds = metrics_fd >= 0 ? 2 : 1;
 
-	while (!stop_signal && !reopen_csv) {
+	while (!stop_signal && !hangup) {
 		uint64_t now = now_ms();
 		struct timespec ts;
 		int r;
@@ -1376,23 +1742,26 @@ static void wait_until(uint64_t until_ms)
 			return;
 		ts.tv_sec = (time_t)((until_ms - now) / MS_PER_SEC);
 		ts.tv_nsec = (long)((until_ms - now) % MS_PER_SEC) * NS_PER_MS;
-		r = ppoll(&pfd, 1, &ts, &wait_mask);
-		if (r > 0 && drain_watches())
+		r = ppoll(pfd, nfds, &ts, &wait_mask);
+		if (r > 0 && (pfd[0].revents & POLLIN) && drain_watches())
 			scan_domains();
+		if (r > 0 && nfds > 1 && pfd[1].revents)
+			serve_metrics();
 	}
 }
 
-/* Wait for the next tick, reopening the CSV at SIGHUP meanwhile; false
- * if it cannot be reopened. */
-static bool wait_tick(uint64_t until_ms)
+/* Wait for the next tick; at SIGHUP meanwhile, reload the configuration
+ * file and reopen the CSV. */
+static void wait_tick(uint64_t until_ms)
 {
 	for (;;) {
 		wait_until(until_ms);
-		if (!reopen_csv)
-			return true;
-		reopen_csv = 0;
-		if (csv && !csv_reopen())
-			return false;
+		if (!hangup)
+			return;
+		hangup = 0;
+		reload_config();
+		if (csv.fd >= 0)
+			csv_reopen();
 	}
 }
 
@@ -1453,6 +1822,26 @@ static void print_help(void)
 	       "(SIGHUP\n"
 	       "                        reopens it):\n"
 	       "                        " AS_CSV_HEADER "\n"
+	       "      --config FILE     the configuration file "
+	       "(default " AS_CONF_PATH ";\n"
+	       "                        that one may be missing): per-domain "
+	       "settings and\n"
+	       "                        exclusions; options given here "
+	       "override its [defaults]\n"
+	       "                        but not its [domain] sections; "
+	       "SIGHUP reloads it\n"
+	       "      --check-config [FILE]  check FILE (default: the "
+	       "--config one), print\n"
+	       "                        each error as FILE:LINE, exit 0 "
+	       "(valid) or 1\n"
+	       "      --metrics-file PATH  Prometheus metrics, replaced "
+	       "atomically every period\n"
+	       "                        (node_exporter's textfile "
+	       "collector)\n"
+	       "      --metrics-listen ADDR:PORT  serve them at GET /metrics "
+	       "(IPv4 or [IPv6],\n"
+	       "                        numeric; no authentication: a "
+	       "loopback address)\n"
 	       "  -1, --once            one sample, no hold time, then exit\n"
 	       "  -n, --dry-run         decide and log, change nothing\n"
 	       "  -x, --xl PATH         the xl program (default %s)\n"
@@ -1471,10 +1860,12 @@ static void print_help(void)
 	       "  -h, --help            this text\n"
 	       "\n"
 	       "Exit status: 0 ok, %d CSV failure (or a failed change with "
-	       "--once), %d usage,\n"
-	       "%d xenstore unreachable (--once: a domain unreadable), %d "
-	       "--once: no such\ndomain, %d --once: every domain went, %d "
-	       "--signal xen or auto: no Xen CPU\naccounting.\n",
+	       "--once), %d usage or\n"
+	       "configuration error, %d xenstore unreachable (--once: a "
+	       "domain unreadable),\n"
+	       "%d --once: no such domain, %d --once: every domain went, %d "
+	       "--signal xen or\n"
+	       "auto: no Xen CPU accounting.\n",
 	       DEFAULT_HIGH_PCT, DEFAULT_LOW_PCT,
 	       DEFAULT_PERIOD_MS / MS_PER_SEC, DEFAULT_PERIOD_MS % MS_PER_SEC,
 	       DEFAULT_HOLD_MS / MS_PER_SEC, DEFAULT_HOLD_MS % MS_PER_SEC,
@@ -1498,7 +1889,15 @@ enum long_only {
 	OPT_RATE_WINDOW,
 	OPT_BACKOFF_MAX,
 	OPT_CHANGE_TIMEOUT,
+	OPT_CONFIG,
+	OPT_CHECK_CONFIG,
+	OPT_METRICS_FILE,
+	OPT_METRICS_LISTEN,
 };
+
+/* The options given that the configuration file also has. */
+static unsigned int cli_set;
+#define CLI(field) (cli_set |= AS_CONF_BIT(AS_CONF_##field))
 
 static void parse_args(int argc, char **argv)
 {
@@ -1526,6 +1925,10 @@ static void parse_args(int argc, char **argv)
 		{"rate-window", required_argument, NULL, OPT_RATE_WINDOW},
 		{"backoff-max", required_argument, NULL, OPT_BACKOFF_MAX},
 		{"change-timeout", required_argument, NULL, OPT_CHANGE_TIMEOUT},
+		{"config", required_argument, NULL, OPT_CONFIG},
+		{"check-config", optional_argument, NULL, OPT_CHECK_CONFIG},
+		{"metrics-file", required_argument, NULL, OPT_METRICS_FILE},
+		{"metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN},
 		{"verbose", no_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 'h'},
@@ -1533,6 +1936,9 @@ static void parse_args(int argc, char **argv)
 	};
 	char err[REASON_LEN];
 	struct as_config check;
+	bool check_config = false;
+	const char *check_path = NULL;
+	unsigned int i;
 	int c;
 
 	opt.set.policy.high_pct = DEFAULT_HIGH_PCT;
@@ -1550,6 +1956,7 @@ static void parse_args(int argc, char **argv)
 	opt.xl = DEFAULT_XL;
 	opt.signal = AS_SIGNAL_AUTO;
 	opt.log_priority = PRIO_AUTO;
+	opt.config_path = AS_CONF_PATH;
 
 	while ((c = getopt_long(argc, argv, "as:H:L:p:m:M:d:c:1nx:ivVh",
 				longopts, NULL)) != -1) {
@@ -1562,39 +1969,49 @@ static void parse_args(int argc, char **argv)
 				usage_error("--signal: '%s' is none of xen, "
 					    "guest, auto",
 					    optarg);
+			CLI(SIGNAL);
 			break;
 		case 'H':
 			opt.set.policy.high_pct =
 				opt_uint("--high", optarg, 1, AS_THRESHOLD_MAX);
+			CLI(HIGH);
 			break;
 		case 'L':
 			opt.set.policy.low_pct =
 				opt_uint("--low", optarg, 0, AS_THRESHOLD_MAX);
+			CLI(LOW);
 			break;
 		case 'p':
 			opt.period_ms =
 				opt_seconds("--period", optarg, PERIOD_MIN_MS);
+			CLI(PERIOD);
 			break;
 		case OPT_HOLD:
 			opt.set.policy.hold_up_ms =
 				opt_seconds("--hold", optarg, 0);
 			opt.set.policy.hold_down_ms = opt.set.policy.hold_up_ms;
+			CLI(HOLD_UP);
+			CLI(HOLD_DOWN);
 			break;
 		case OPT_HOLD_UP:
 			opt.set.policy.hold_up_ms =
 				opt_seconds("--hold-up", optarg, 0);
+			CLI(HOLD_UP);
 			break;
 		case OPT_HOLD_DOWN:
 			opt.set.policy.hold_down_ms =
 				opt_seconds("--hold-down", optarg, 0);
+			CLI(HOLD_DOWN);
 			break;
 		case 'm':
 			opt.set.policy.min_vcpus =
 				opt_uint("--min", optarg, 1, AS_VCPUS_MAX);
+			CLI(MIN);
 			break;
 		case 'M':
 			opt.set.policy.max_vcpus =
 				opt_uint("--max", optarg, 1, AS_VCPUS_MAX);
+			CLI(MAX);
 			break;
 		case 'd':
 			opt.duration_ms = opt_seconds("--duration", optarg, 0);
@@ -1632,14 +2049,17 @@ static void parse_args(int argc, char **argv)
 		case OPT_COOLDOWN:
 			opt.set.pace.cooldown_ms =
 				opt_seconds("--cooldown", optarg, 0);
+			CLI(COOLDOWN);
 			break;
 		case OPT_RATE_MAX:
 			opt.set.pace.rate_max =
 				opt_uint("--rate-max", optarg, 0, AS_RATE_MAX);
+			CLI(RATE_LIMIT);
 			break;
 		case OPT_RATE_WINDOW:
 			opt.set.pace.rate_window_ms =
 				opt_seconds("--rate-window", optarg, 0);
+			CLI(RATE_WINDOW);
 			break;
 		case OPT_BACKOFF_MAX:
 			opt.set.pace.backoff_max_ms =
@@ -1648,6 +2068,20 @@ static void parse_args(int argc, char **argv)
 		case OPT_CHANGE_TIMEOUT:
 			opt.change_timeout_ms = opt_seconds(
 				"--change-timeout", optarg, PERIOD_MIN_MS);
+			break;
+		case OPT_CONFIG:
+			opt.config_path = optarg;
+			opt.config_given = true;
+			break;
+		case OPT_CHECK_CONFIG:
+			check_config = true;
+			check_path = optarg;
+			break;
+		case OPT_METRICS_FILE:
+			opt.metrics_file = optarg;
+			break;
+		case OPT_METRICS_LISTEN:
+			opt.metrics_listen = optarg;
 			break;
 		case 'v':
 			opt.verbose = true;
@@ -1663,10 +2097,54 @@ static void parse_args(int argc, char **argv)
 			exit(EXIT_USAGE);
 		}
 	}
+	/* The settings the configuration file goes over (base) and under
+	 * (the options given). */
+	conf_base = (struct as_settings){
+		.set = AS_CONF_ALL,
+		.high_pct = DEFAULT_HIGH_PCT,
+		.low_pct = DEFAULT_LOW_PCT,
+		.hold_up_ms = DEFAULT_HOLD_MS,
+		.hold_down_ms = DEFAULT_HOLD_MS,
+		.period_ms = DEFAULT_PERIOD_MS,
+		.min_vcpus = DEFAULT_MIN_VCPUS,
+		.max_vcpus = 0,
+		.cooldown_ms = DEFAULT_COOLDOWN_MS,
+		.rate_limit = DEFAULT_RATE_MAX,
+		.rate_window_ms = DEFAULT_RATE_WINDOW_MS,
+		.signal = AS_SIGNAL_AUTO,
+	};
+	conf_cli = (struct as_settings){
+		.set = cli_set,
+		.high_pct = opt.set.policy.high_pct,
+		.low_pct = opt.set.policy.low_pct,
+		.hold_up_ms = opt.set.policy.hold_up_ms,
+		.hold_down_ms = opt.set.policy.hold_down_ms,
+		.period_ms = opt.period_ms,
+		.min_vcpus = opt.set.policy.min_vcpus,
+		.max_vcpus = opt.set.policy.max_vcpus,
+		.cooldown_ms = opt.set.pace.cooldown_ms,
+		.rate_limit = opt.set.pace.rate_max,
+		.rate_window_ms = opt.set.pace.rate_window_ms,
+		.signal = opt.signal,
+	};
+	if (check_config) {
+		/* --check-config FILE, --check-config=FILE, or the --config
+		 * file (by default the installed one). */
+		if (!check_path && optind < argc)
+			check_path = argv[optind++];
+		if (optind < argc)
+			usage_error("--check-config takes one FILE, not '%s'",
+				    argv[optind]);
+		exit(as_conf_check(check_path ? check_path : opt.config_path,
+				   &conf_base, &conf_cli, stdout));
+	}
 	if (optind >= argc && !opt.all)
 		usage_error("no DOMAIN given (or --all)");
 	opt.specs = (const char *const *)argv + optind;
 	opt.nspecs = (unsigned int)(argc - optind);
+	for (i = 0; i < opt.nspecs; i++)
+		if (as_conf_check_glob(opt.specs[i], err, sizeof(err)))
+			usage_error("DOMAIN '%s': %s", opt.specs[i], err);
 
 	/* Check what can be checked before any domain is known. */
 	check = opt.set.policy;
@@ -1780,7 +2258,8 @@ static void check_once_domains(void)
 		}
 	}
 	for (j = 0; j < ndomains; j++)
-		if (domains[j]->used && !domains[j]->active)
+		if (domains[j]->used && !domains[j]->active &&
+		    !domains[j]->excluded)
 			exit(EXIT_USAGE); /* refused, with the reason logged */
 	for (j = 0; j < ndomains; j++)
 		if (domains[j]->active)
@@ -1806,6 +2285,9 @@ int main(int argc, char **argv)
 
 	parse_args(argc, argv);
 	start_ms = now_ms();
+	log_route = as_log_route_for(STDERR_FILENO);
+	load_config();
+	open_metrics();
 	install_signals(); /* before xs_open: its thread inherits the mask */
 
 	xsh = xs_open(0);
@@ -1846,6 +2328,7 @@ int main(int argc, char **argv)
 			scan_domains();
 		active = sample_all(next - start_ms);
 		rounds++;
+		write_metrics();
 		if (!csv_flush()) {
 			rc = EXIT_RUNTIME;
 			break;
@@ -1865,10 +2348,7 @@ int main(int argc, char **argv)
 		if (opt.duration_ms &&
 		    next + opt.period_ms > start_ms + opt.duration_ms)
 			break;
-		if (!wait_tick(next + opt.period_ms)) {
-			rc = EXIT_RUNTIME;
-			break;
-		}
+		wait_tick(next + opt.period_ms);
 	}
 	/* Never leave a change behind: it is changing a domain.  Those
 	 * still running after a grace time (a hung xl) are killed. */
@@ -1898,11 +2378,11 @@ int main(int argc, char **argv)
 		 read_errors == 1 ? "" : "s", csv_rows,
 		 csv_rows == 1 ? "" : "s", opt.csv_path ? " in " : "",
 		 opt.csv_path ? opt.csv_path : "");
-	if (csv && fclose(csv)) {
-		error("cannot write the CSV %s: %s", opt.csv_path,
-		      strerror(errno));
-		rc = EXIT_RUNTIME;
-	}
+	as_csv_close(&csv);
+	if (metrics_fd >= 0)
+		close(metrics_fd);
+	as_metrics_free(&metrics);
+	as_conf_free(conf);
 	if (libvirt_backend)
 		libvirt_backend->close(libvirt_backend);
 	xl_backend->close(xl_backend);

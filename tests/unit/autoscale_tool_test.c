@@ -34,10 +34,19 @@
  * domain whose keys cannot be read skipped while the others are scaled.
  * Identity: whole names (63 'A's do not select a 64-character name), a
  * domid reused by another domain is not the same domain, libvirt's
- * domains found by UUID and domid, not by name (libvirt's test driver).  No small caps:
- * 70 domains, a guest of 64 vCPUs with 48 online.
+ * domains found by UUID and domid, not by name (libvirt's test driver).  No
+ * small caps: 70 domains, a guest of 64 vCPUs with 48 online.
+ * Configuration and output: --check-config's exact output and status, a
+ * missing or bad --config file, a malformed DOMAIN glob, a per-domain
+ * max, an excluded domain, SIGHUP reloading (a bad file keeps the
+ * settings; both reloads counted in the metrics), --metrics-file through
+ * promtool, --metrics-listen's GET /metrics, a guest's mode escaped in
+ * the CSV.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
+#include <netinet/in.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -60,6 +69,9 @@
 #include <xenstore.h>
 #include <xen/io/xs_wire.h>
 
+#ifndef PROMTOOL_BIN
+#error "PROMTOOL_BIN: the path of promtool (mk/tools.mk)"
+#endif
 #ifndef AUTOSCALER_BIN
 #error "AUTOSCALER_BIN: the path of smpalt-autoscaler (mk/tools.mk)"
 #endif
@@ -576,7 +588,8 @@ static int fake_xl(int argc, char **argv)
 /* ------------------------------------------------------------ helpers */
 
 static char out_path[DIR_LEN + 16], csv_path[DIR_LEN + 16],
-	xl_log[DIR_LEN + 16], xen_dir[DIR_LEN + 16];
+	xl_log[DIR_LEN + 16], xen_dir[DIR_LEN + 16], conf_path[DIR_LEN + 16],
+	prom_path[DIR_LEN + 16];
 
 /* What Xen sees a domain use, in percent of one vCPU. */
 static void set_xen(unsigned int domid, unsigned int pct)
@@ -670,9 +683,18 @@ static void clear_xen_dir(void)
 	}
 }
 
+/* The last program started, while it may still run. */
+static pid_t last_started;
+
 static int setup(void **state)
 {
 	(void)state;
+	/* One a failed test left running would change this test's guests. */
+	if (last_started > 0 && waitpid(last_started, NULL, WNOHANG) == 0) {
+		kill(last_started, SIGKILL);
+		waitpid(last_started, NULL, 0);
+	}
+	last_started = 0;
 	pthread_mutex_lock(&store_lock);
 	memset(store, 0, sizeof(store));
 	pthread_mutex_unlock(&store_lock);
@@ -681,6 +703,7 @@ static int setup(void **state)
 	snprintf(csv_path, sizeof(csv_path), "%s/as.csv", tmpdir);
 	snprintf(xl_log, sizeof(xl_log), "%s/xl.log", tmpdir);
 	snprintf(xen_dir, sizeof(xen_dir), "%s/xen", tmpdir);
+	snprintf(conf_path, sizeof(conf_path), "%s/as.conf", tmpdir);
 	unlink(out_path);
 	unlink(csv_path);
 	unlink(xl_log);
@@ -721,6 +744,7 @@ static pid_t start_autoscaler(const char *first, ...)
 		execv(AUTOSCALER_BIN, (char *const *)argv);
 		_exit(127);
 	}
+	last_started = pid;
 	return pid;
 }
 
@@ -1524,6 +1548,328 @@ static void guest_of_64_vcpus_is_seen_whole(void **state)
 	expect_in_file(out_path, "load 480%, vcpus 48 -> 6: under-low");
 }
 
+/* ---------------------------------- configuration file, metrics, CSV */
+
+static void write_file(const char *path, const char *text)
+{
+	char tmp[DIR_LEN + 32];
+	FILE *f;
+
+	/* Whole or not at all, as an editor saves it. */
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "w");
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(rename(tmp, path), 0);
+}
+
+/* Run the program with args to its end; its output in out_path. */
+static int run_autoscaler(const char *first, ...)
+{
+	const char *argv[ARGS_MAX];
+	unsigned int n = 0;
+	va_list ap;
+	pid_t pid;
+
+	argv[n++] = AUTOSCALER_BIN;
+	va_start(ap, first);
+	for (argv[n] = first; argv[n] && n < ARGS_MAX - 1;
+	     argv[++n] = va_arg(ap, const char *))
+		;
+	va_end(ap);
+	argv[n] = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execv(AUTOSCALER_BIN, (char *const *)argv);
+		_exit(127);
+	}
+	return wait_exit_bounded(pid);
+}
+
+/* The whole of out_path must be text. */
+static void expect_output(const char *text)
+{
+	static char buf[TEXT_MAX];
+
+	slurp(out_path, buf, sizeof(buf));
+	if (strcmp(buf, text))
+		fail_msg("output:\n%s\nexpected:\n%s", buf, text);
+}
+
+/* --check-config: 0 and "FILE: OK" for a good file; 1 and each error as
+ * FILE:LINE (a bad glob, an unknown key) for a bad one. */
+static void check_config_names_each_error(void **state)
+{
+	char expected[4 * (DIR_LEN + 16) + 256];
+
+	(void)state;
+	write_file(conf_path, "[defaults]\nhigh = 70\nexclude = test-*\n"
+			      "[domain \"web*\"]\nmax = 2\n");
+	assert_int_equal(run_autoscaler("--check-config", conf_path, NULL), 0);
+	snprintf(expected, sizeof(expected), "%s: OK\n", conf_path);
+	expect_output(expected);
+
+	write_file(conf_path, "[defaults]\nhigh = 70\nbogus = 1\n"
+			      "[domain \"web[\"]\nmax = 2\n");
+	assert_int_equal(run_autoscaler("--check-config", conf_path, NULL), 1);
+	snprintf(expected, sizeof(expected),
+		 "%s:3: [defaults] bogus: unknown key\n"
+		 "%s:4: [domain \"web[\"]: bad pattern: '[' at column 4 has "
+		 "no closing ']'\n"
+		 "%s: 2 errors\n",
+		 conf_path, conf_path, conf_path);
+	expect_output(expected);
+	/* --check-config=FILE, the same. */
+	assert_int_equal(run_autoscaler("--config", "/nonexistent",
+					"--check-config", conf_path, NULL),
+			 1);
+	expect_output(expected);
+}
+
+/* A file given with --config must exist; a bad one is refused at start. */
+static void config_given_must_exist_and_be_valid(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	assert_int_equal(run_autoscaler("--config", "/nonexistent/as.conf",
+					"guest", NULL),
+			 EXIT_USAGE);
+	expect_in_file(out_path, "configuration /nonexistent/as.conf: No such "
+				 "file or directory");
+	write_file(conf_path, "[defaults]\nhigh = 200\n");
+	assert_int_equal(run_autoscaler("--config", conf_path, "guest", NULL),
+			 EXIT_USAGE);
+	expect_in_file(out_path, ":2: [defaults] high = \"200\": expected a "
+				 "whole percent, 1..100");
+	expect_in_file(out_path, "refused");
+}
+
+/* A malformed glob among the DOMAINs is a usage error naming it. */
+static void malformed_domain_glob_exits_2_naming_it(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	assert_int_equal(run_autoscaler("--once", "gue[st", NULL), EXIT_USAGE);
+	expect_output("smpalt-autoscaler: DOMAIN 'gue[st': '[' at column 4 "
+		      "has no closing ']' (see --help)\n");
+}
+
+/* [domain "guest"] max = 2 holds it at 2 while another gets 4. */
+static void per_domain_override_limits_scaling(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	write_file(conf_path, "[defaults]\nmax = 4\n"
+			      "[domain \"guest\"]\nmax = 2\n");
+	add_guest(GUEST_DOMID, "guest", "400");
+	add_guest(OTHER_DOMID, "other", "400");
+	pid = start_autoscaler(FAST_ARGS, "-v", "--config", conf_path, "guest",
+			       "other", NULL);
+	assert_true(wait_for_text(xl_log, "4 4\n"));
+	assert_true(wait_for_text(xl_log, "3 2\n"));
+	/* At its max, said with the reason: no further change comes. */
+	assert_true(wait_for_text(out_path, "guest (domain 3): load 400%, "
+					    "vcpus 2 -> 2: at-max"));
+	stop_autoscaler(pid);
+	expect_in_file(out_path, "watching guest (domain 3): vcpus 1..2,");
+	expect_in_file(out_path, "watching other (domain 4): vcpus 1..4,");
+	expect_not_in_file(xl_log, "3 3\n");
+	expect_not_in_file(xl_log, "3 4\n");
+}
+
+/* An excluded domain is never scaled, whatever its load; said once. */
+static void excluded_domain_is_never_scaled(void **state)
+{
+	static char buf[TEXT_MAX];
+	const char *said = "guest (domain 3): excluded by 'gue*' (";
+	pid_t pid;
+
+	(void)state;
+	write_file(conf_path, "[defaults]\nexclude = gue*\n"
+			      "[domain \"guest\"]\nmax = 2\n");
+	add_guest(GUEST_DOMID, "guest", "400");
+	add_guest(OTHER_DOMID, "other", "400");
+	pid = start_autoscaler(FAST_ARGS, "--config", conf_path, "--all", NULL);
+	assert_true(wait_for_text(xl_log, "4 4\n"));
+	assert_true(wait_for_text(out_path, said));
+	stop_autoscaler(pid);
+	expect_not_in_file(xl_log, "3 ");
+	slurp(out_path, buf, sizeof(buf));
+	assert_null(strstr(strstr(buf, said) + 1, said));
+}
+
+/* SIGHUP: a changed max applies; a bad file keeps the settings in force
+ * (its errors logged as FILE:LINE). */
+static void sighup_reloads_the_config_and_keeps_it_on_error(void **state)
+{
+	static char buf[TEXT_MAX];
+	char expected[DIR_LEN + 64];
+	size_t before;
+	pid_t pid;
+
+	(void)state;
+	snprintf(prom_path, sizeof(prom_path), "%s/as.prom", tmpdir);
+	unlink(prom_path);
+	write_file(conf_path, "[domain \"guest\"]\nmax = 2\n");
+	add_guest(GUEST_DOMID, "guest", "400");
+	pid = start_autoscaler(FAST_ARGS, "-v", "--config", conf_path,
+			       "--metrics-file", prom_path, "guest", NULL);
+	assert_true(wait_for_text(xl_log, "3 2\n"));
+
+	/* A bad file (an unknown key) that would allow 4: refused. */
+	write_file(conf_path, "[domain \"guest\"]\nmax = 4\nbogus = 1\n");
+	kill(pid, SIGHUP);
+	snprintf(expected, sizeof(expected),
+		 "%s:3: [domain \"guest\"] bogus: "
+		 "unknown key",
+		 conf_path);
+	assert_true(wait_for_text(out_path, expected));
+	assert_true(wait_for_text(out_path, "keeping the settings in force"));
+	/* Decisions after the refusal are still at max 2. */
+	slurp(out_path, buf, sizeof(buf));
+	before = strlen(buf);
+	for (int waited = 0;; waited += POLL_MS) {
+		slurp(out_path, buf, sizeof(buf));
+		if (strlen(buf) > before &&
+		    strstr(buf + before, "guest (domain 3): load 400%, vcpus "
+					 "2 -> 2: at-max"))
+			break;
+		if (waited >= WAIT_MS)
+			fail_msg("no decision after the refusal:\n%s", buf);
+		sleep_ms(POLL_MS);
+	}
+	expect_not_in_file(xl_log, "3 4\n");
+
+	/* A good one with max 4 and a lower threshold: applied. */
+	write_file(conf_path, "[domain \"guest\"]\nmax = 4\nhigh = 60\n");
+	kill(pid, SIGHUP);
+	assert_true(wait_for_text(out_path, "SIGHUP: reloaded the "
+					    "configuration"));
+	assert_true(wait_for_text(out_path, "settings of guest (domain 3): "
+					    "vcpus 1..4, high 60%"));
+	assert_true(wait_for_text(xl_log, "3 4\n"));
+	/* Both reloads counted, the refused one too; the last was good. */
+	assert_true(wait_for_text(prom_path, "smpalt_autoscaler_config_"
+					     "reloads_total 2\n"));
+	expect_in_file(prom_path, "smpalt_autoscaler_config_reload_failures_"
+				  "total 1\n");
+	expect_in_file(prom_path, "smpalt_autoscaler_config_last_reload_"
+				  "successful 1\n");
+	stop_autoscaler(pid);
+	unlink(prom_path);
+}
+
+/* The series of a domain named n (domid id) with a value. */
+static bool wait_for_series(const char *text)
+{
+	return wait_for_text(prom_path, text);
+}
+
+/* --metrics-file: rewritten each round, the domain's series in it, and
+ * promtool finds nothing wrong with it. */
+static void metrics_file_has_the_domain_and_passes_promtool(void **state)
+{
+	char cmd[2 * PATH_MAX];
+	pid_t pid;
+
+	(void)state;
+	snprintf(prom_path, sizeof(prom_path), "%s/as.prom", tmpdir);
+	unlink(prom_path);
+	add_guest(GUEST_DOMID, "guest", "250");
+	pid = start_autoscaler(FAST_ARGS, "--metrics-file", prom_path, "guest",
+			       NULL);
+	assert_true(wait_for_text(xl_log, "3 4\n"));
+	assert_true(wait_for_series("smpalt_autoscaler_domain_vcpus_online{"
+				    "domain=\"guest\",domid=\"3\"} 4\n"));
+	assert_true(wait_for_series("smpalt_autoscaler_domain_scale_decisions_"
+				    "total{domain=\"guest\",domid=\"3\","
+				    "direction=\"up\"} 1\n"));
+	stop_autoscaler(pid);
+	expect_in_file(prom_path, "smpalt_autoscaler_domain_vcpus_max{"
+				  "domain=\"guest\",domid=\"3\"} 4\n");
+	expect_in_file(prom_path, "smpalt_autoscaler_domain_load_vcpus{"
+				  "domain=\"guest\",domid=\"3\",source=");
+	expect_in_file(prom_path, "smpalt_autoscaler_up 1\n");
+	snprintf(cmd, sizeof(cmd), "'%s' check metrics < '%s'", PROMTOOL_BIN,
+		 prom_path);
+	assert_int_equal(system(cmd), 0);
+	unlink(prom_path);
+}
+
+/* GET /metrics from --metrics-listen on 127.0.0.1 (a free port). */
+static void metrics_listen_answers_get_metrics(void **state)
+{
+	static char buf[TEXT_MAX];
+	static const char req[] = "GET /metrics HTTP/1.0\r\n\r\n";
+	const char *tag = "metrics served at http://127.0.0.1:";
+	char resp[65536];
+	unsigned int port;
+	bool found = false;
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	pid = start_autoscaler(FAST_ARGS, "--metrics-listen", "127.0.0.1:0",
+			       "guest", NULL);
+	assert_true(wait_for_text(out_path, tag));
+	slurp(out_path, buf, sizeof(buf));
+	assert_int_equal(sscanf(strstr(buf, tag) + strlen(tag), "%u", &port),
+			 1);
+	for (int waited = 0; !found; waited += POLL_MS) {
+		struct sockaddr_in a = {.sin_family = AF_INET,
+					.sin_port = htons((uint16_t)port)};
+		size_t got = 0;
+		ssize_t n;
+		int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+		assert_true(fd >= 0);
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)),
+				 0);
+		assert_int_equal(write(fd, req, sizeof(req) - 1),
+				 (ssize_t)sizeof(req) - 1);
+		while (got < sizeof(resp) - 1 &&
+		       (n = read(fd, resp + got, sizeof(resp) - 1 - got)) > 0)
+			got += (size_t)n;
+		resp[got] = '\0';
+		close(fd);
+		assert_true(!strncmp(resp, "HTTP/1.0 200 ", 13) ||
+			    !strncmp(resp, "HTTP/1.1 200 ", 13));
+		found = strstr(resp, "smpalt_autoscaler_domain_vcpus_online{"
+				     "domain=\"guest\",domid=\"3\"} 4\n");
+		if (!found && waited >= WAIT_MS)
+			fail_msg("no series for guest at 4 vCPUs:\n%s", resp);
+		if (!found)
+			sleep_ms(POLL_MS);
+	}
+	stop_autoscaler(pid);
+}
+
+/* A guest's mode with a formula and a terminal escape: escaped. */
+static void guest_mode_is_escaped_in_the_csv(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "0");
+	store_setf("=HYPERLINK(\"x\")\x1b[31m",
+		   "/local/domain/%u/data/smpalt/mode", GUEST_DOMID);
+	pid = start_autoscaler(FAST_ARGS, "--csv", csv_path, "guest", NULL);
+	assert_true(wait_for_text(csv_path,
+				  ",guest,0,1,\"'=HYPERLINK(\"\"x\"\")"
+				  "\\x1b[31m\",100,"));
+	stop_autoscaler(pid);
+	expect_not_in_file(csv_path, "\x1b");
+	expect_not_in_file(csv_path, ",=HYPERLINK");
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1583,6 +1929,21 @@ int main(int argc, char **argv)
 			libvirt_domains_are_found_by_uuid_and_domid, setup),
 		cmocka_unit_test_setup(seventy_domains_are_all_followed, setup),
 		cmocka_unit_test_setup(guest_of_64_vcpus_is_seen_whole, setup),
+		cmocka_unit_test_setup(check_config_names_each_error, setup),
+		cmocka_unit_test_setup(config_given_must_exist_and_be_valid,
+				       setup),
+		cmocka_unit_test_setup(malformed_domain_glob_exits_2_naming_it,
+				       setup),
+		cmocka_unit_test_setup(per_domain_override_limits_scaling,
+				       setup),
+		cmocka_unit_test_setup(excluded_domain_is_never_scaled, setup),
+		cmocka_unit_test_setup(
+			sighup_reloads_the_config_and_keeps_it_on_error, setup),
+		cmocka_unit_test_setup(
+			metrics_file_has_the_domain_and_passes_promtool, setup),
+		cmocka_unit_test_setup(metrics_listen_answers_get_metrics,
+				       setup),
+		cmocka_unit_test_setup(guest_mode_is_escaped_in_the_csv, setup),
 	};
 	ssize_t n;
 	int rc;
@@ -1605,6 +1966,8 @@ int main(int argc, char **argv)
 	unlink(out_path);
 	unlink(csv_path);
 	unlink(xl_log);
+	unlink(conf_path);
+	unlink(prom_path);
 	rmdir(tmpdir);
 	return rc;
 }
