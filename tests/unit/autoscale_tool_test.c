@@ -778,6 +778,19 @@ static void expect_in_file(const char *path, const char *text)
 		fail_msg("'%s' not in %s:\n%s", text, path, buf);
 }
 
+/* The program exited with status want; else its output is in the report. */
+static void expect_exit(pid_t pid, int want)
+{
+	static char buf[TEXT_MAX];
+	int rc = wait_exit(pid);
+
+	if (rc != want) {
+		slurp(out_path, buf, sizeof(buf));
+		fail_msg("exit status %d, wanted %d; its output:\n%s", rc, want,
+			 buf);
+	}
+}
+
 static void expect_not_in_file(const char *path, const char *text)
 {
 	static char buf[TEXT_MAX];
@@ -1516,8 +1529,7 @@ static void seventy_domains_are_all_followed(void **state)
 		snprintf(name, sizeof(name), "many-%u", i);
 		add_guest(FIRST_MANY_DOMID + i, name, "250");
 	}
-	assert_int_equal(wait_exit(start_autoscaler("--once", "many-*", NULL)),
-			 0);
+	expect_exit(start_autoscaler("--once", "many-*", NULL), 0);
 	assert_int_equal(count_lines(xl_log), MANY_DOMAINS);
 	snprintf(text, sizeof(text), "watching many-%u (domain %u)",
 		 MANY_DOMAINS - 1, FIRST_MANY_DOMID + MANY_DOMAINS - 1);
