@@ -92,22 +92,6 @@ char *as_csv_format(const struct as_csv_row *r)
 	return as_text_take(&t, NULL);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The open file at path, checked and with its header: fd or -errno. */
 static int csv_open_fd(const char *path)
 {
@@ -138,7 +122,7 @@ static int csv_open_fd(const char *path)
 		goto fail;
 	}
 	if (st.st_size == 0) {
-		err = write_all(fd, header, sizeof(header) - 1);
+		err = as_write_all(fd, header, sizeof(header) - 1);
 		if (err)
 			goto fail;
 	}
@@ -185,7 +169,7 @@ int as_csv_write(struct as_csv_file *f, const char *buf, size_t len)
 {
 	if (f->fd < 0)
 		return -EBADF;
-	return write_all(f->fd, buf, len);
+	return as_write_all(f->fd, buf, len);
 }
 
 void as_csv_close(struct as_csv_file *f)

@@ -144,22 +144,6 @@ static int journal_send(const struct as_log_event *ev)
 	return err;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int as_log_emit(enum as_log_route route, int fd, const char *prefix,
 		const struct as_log_event *ev)
 {
@@ -171,7 +155,7 @@ int as_log_emit(enum as_log_route route, int fd, const char *prefix,
 	line = as_log_plain_line(prefix, ev->message);
 	if (!line)
 		return -ENOMEM;
-	err = write_all(fd, line, strlen(line));
+	err = as_write_all(fd, line, strlen(line));
 	free(line);
 	return err;
 }

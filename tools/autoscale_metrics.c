@@ -293,22 +293,6 @@ char *as_metrics_render(const struct as_metrics *m, size_t *len)
 	return as_text_take(&t, len);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* fsync the directory holding path, so that the rename is durable. */
 static int sync_dir_of(const char *path)
 {
@@ -351,7 +335,7 @@ int as_metrics_write_file(const char *path, const char *text, size_t len)
 		free(tmp);
 		return err;
 	}
-	err = write_all(fd, text, len);
+	err = as_write_all(fd, text, len);
 	if (!err && fchmod(fd, AS_METRICS_FILE_MODE) < 0)
 		err = -errno;
 	if (!err && fsync(fd) < 0)

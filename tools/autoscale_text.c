@@ -3,11 +3,13 @@
  * autoscale_text.c - a growing text buffer and a UTF-8 check.
  * See autoscale_text.h.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "autoscale_text.h"
 
@@ -172,4 +174,20 @@ void as_text_add_escaped(struct as_text *t, const char *value)
 		}
 		i += len;
 	}
+}
+
+int as_write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

@@ -2,7 +2,9 @@
 /*
  * autoscale_text.h - a growing text buffer and a UTF-8 check, shared by
  * the autoscaler's output formats (CSV, metrics, log lines), pure
- * (host tests: autoscale_csv_test.c, autoscale_metrics_test.c).
+ * (host tests: autoscale_csv_test.c, autoscale_metrics_test.c); and the
+ * write of a whole buffer that the CSV, the metrics file and the log
+ * lines share.
  *
  * Names and values the autoscaler prints come from the administrator
  * (domain names) and from guests (anything under data/ in xenstore), so
@@ -56,6 +58,12 @@ void as_text_add_escaped(struct as_text *t, const char *value);
  * the code point.
  */
 size_t as_utf8_len(const unsigned char *s, size_t n, unsigned int *cp);
+
+/*
+ * Writes all of buf to fd, again after a signal or a short write: 0, or
+ * -errno of the write that failed.
+ */
+int as_write_all(int fd, const char *buf, size_t len);
 
 /* A C0 control (U+0000..U+001F), DEL or a C1 control (U+0080..U+009F). */
 bool as_is_control(unsigned int cp);
