@@ -716,22 +716,24 @@ static int setup(void **state)
 	return 0;
 }
 
-/* Start the autoscaler with args (NULL-terminated), output to out_path. */
-static pid_t start_autoscaler(const char *first, ...)
+/*
+ * Start the program with the arguments first, then those of ap up to a
+ * NULL, after "--xl <this test>" when fake_xl; its output to out_path.
+ */
+static pid_t spawn_autoscaler(bool fake_xl, const char *first, va_list ap)
 {
 	const char *argv[ARGS_MAX];
 	unsigned int n = 0;
-	va_list ap;
 	pid_t pid;
 
 	argv[n++] = AUTOSCALER_BIN;
-	argv[n++] = "--xl";
-	argv[n++] = self_exe;
-	va_start(ap, first);
+	if (fake_xl) {
+		argv[n++] = "--xl";
+		argv[n++] = self_exe;
+	}
 	for (argv[n] = first; argv[n] && n < ARGS_MAX - 1;
 	     argv[++n] = va_arg(ap, const char *))
 		;
-	va_end(ap);
 	argv[n] = NULL;
 
 	pid = fork();
@@ -744,6 +746,18 @@ static pid_t start_autoscaler(const char *first, ...)
 		execv(AUTOSCALER_BIN, (char *const *)argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+/* Start the autoscaler with args (NULL-terminated), output to out_path. */
+static pid_t start_autoscaler(const char *first, ...)
+{
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, first);
+	pid = spawn_autoscaler(true, first, ap);
+	va_end(ap);
 	last_started = pid;
 	return pid;
 }
@@ -1579,28 +1593,12 @@ static void write_file(const char *path, const char *text)
 /* Run the program with args to its end; its output in out_path. */
 static int run_autoscaler(const char *first, ...)
 {
-	const char *argv[ARGS_MAX];
-	unsigned int n = 0;
 	va_list ap;
 	pid_t pid;
 
-	argv[n++] = AUTOSCALER_BIN;
 	va_start(ap, first);
-	for (argv[n] = first; argv[n] && n < ARGS_MAX - 1;
-	     argv[++n] = va_arg(ap, const char *))
-		;
+	pid = spawn_autoscaler(false, first, ap);
 	va_end(ap);
-	argv[n] = NULL;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		execv(AUTOSCALER_BIN, (char *const *)argv);
-		_exit(127);
-	}
 	return wait_exit_bounded(pid);
 }
 
