@@ -23,7 +23,11 @@ PROFILE=default
 SETTLE_TIMEOUT=20
 # Longest the profile may run (a guest that never says "done").
 PROFILE_TIMEOUT=120
-# Autoscaler: short period and holds so that the demo is quick.
+# Autoscaler: short period and holds so that the demo is quick. The demo's
+# guest is our own kernel, so its claim is trusted (--signal guest): the
+# default, Xen's CPU time bounding the claim, cannot see more than the
+# harness's 2 host CPUs busy and would stop the guest at 2 of its 4 vCPUs.
+SIGNAL=guest
 PERIOD=0.5
 HOLD=1.5
 HIGH=80
@@ -63,10 +67,10 @@ wait_for_xs data/smpalt/phase manual $SAMPLE_TIMEOUT ||
 : >"$AS_LOG"
 exec 7<"$AS_LOG"
 as_start=$(uptime_cs)
-$AUTOSCALER --period $PERIOD --hold $HOLD --high $HIGH --low $LOW --ignore-host --log-priority never \
+$AUTOSCALER --signal $SIGNAL --period $PERIOD --hold $HOLD --high $HIGH --low $LOW --ignore-host --log-priority never \
 	--csv "$AS_CSV" "$GUEST" >>"$AS_LOG" 2>&1 &
 AS_PID=$!
-note "autoscaler: period ${PERIOD}s, hold ${HOLD}s, up above ${HIGH}%, down below ${LOW}% of each vCPU"
+note "autoscaler: signal $SIGNAL, period ${PERIOD}s, hold ${HOLD}s, up above ${HIGH}%, down below ${LOW}% of each vCPU"
 xs_write_guest control/smpalt/profile "$PROFILE" ||
 	{ finish; fail "cannot write control/smpalt/profile"; }
 DEMO_START=$(uptime_cs)
@@ -74,7 +78,7 @@ note "control/smpalt/profile = '$PROFILE'"
 # For the report: the settings, and where the autoscaler's clock starts.
 {
 	echo "profile=$PROFILE"
-	echo "autoscaler=--period $PERIOD --hold $HOLD --high $HIGH --low $LOW"
+	echo "autoscaler=--signal $SIGNAL --period $PERIOD --hold $HOLD --high $HIGH --low $LOW"
 	echo "autoscaler_start_cs=$((as_start - DEMO_START))"
 } >"$META"
 wait_for_console "profile: started" $SAMPLE_TIMEOUT ||
