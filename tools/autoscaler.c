@@ -132,7 +132,7 @@ struct domain_settings {
 };
 
 struct options {
-	struct domain_settings set; /* every domain's, unless overridden */
+	uint64_t backoff_max_ms; /* every domain's: not in the file */
 	uint64_t period_ms;
 	uint64_t duration_ms; /* 0: until SIGINT/SIGTERM */
 	uint64_t change_timeout_ms;
@@ -214,7 +214,23 @@ static bool csv_failed;
 /* The configuration file's settings over the built-in ones (base) and
  * the options given (cli); NULL before it is read. */
 static struct as_conf *conf;
-static struct as_settings conf_base, conf_cli;
+/* The built-in settings the configuration file goes over, and the options
+ * given (their bits in .set), which go over the file's [defaults]. */
+static const struct as_settings conf_base = {
+	.set = AS_CONF_ALL,
+	.high_pct = DEFAULT_HIGH_PCT,
+	.low_pct = DEFAULT_LOW_PCT,
+	.hold_up_ms = DEFAULT_HOLD_MS,
+	.hold_down_ms = DEFAULT_HOLD_MS,
+	.period_ms = DEFAULT_PERIOD_MS,
+	.min_vcpus = DEFAULT_MIN_VCPUS,
+	.max_vcpus = 0,
+	.cooldown_ms = DEFAULT_COOLDOWN_MS,
+	.rate_limit = DEFAULT_RATE_MAX,
+	.rate_window_ms = DEFAULT_RATE_WINDOW_MS,
+	.signal = AS_SIGNAL_AUTO,
+};
+static struct as_settings conf_cli;
 static struct as_metrics metrics;
 static int metrics_fd = -1;
 static enum as_log_route log_route = AS_LOG_PLAIN;
@@ -793,7 +809,8 @@ static void compact_domains(void)
 static void settings_from(const struct as_settings *c,
 			  struct domain_settings *set)
 {
-	*set = opt.set;
+	*set = (struct domain_settings){0};
+	set->pace.backoff_max_ms = opt.backoff_max_ms;
 	set->policy.high_pct = c->high_pct;
 	set->policy.low_pct = c->low_pct;
 	set->policy.hold_up_ms = c->hold_up_ms;
@@ -1896,8 +1913,7 @@ enum long_only {
 };
 
 /* The options given that the configuration file also has. */
-static unsigned int cli_set;
-#define CLI(field) (cli_set |= AS_CONF_BIT(AS_CONF_##field))
+#define CLI(field) (conf_cli.set |= AS_CONF_BIT(AS_CONF_##field))
 
 static void parse_args(int argc, char **argv)
 {
@@ -1935,26 +1951,16 @@ static void parse_args(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	char err[REASON_LEN];
-	struct as_config check;
+	struct as_settings given;
+	struct domain_settings check;
 	bool check_config = false;
 	const char *check_path = NULL;
 	unsigned int i;
 	int c;
 
-	opt.set.policy.high_pct = DEFAULT_HIGH_PCT;
-	opt.set.policy.low_pct = DEFAULT_LOW_PCT;
-	opt.set.policy.hold_up_ms = DEFAULT_HOLD_MS;
-	opt.set.policy.hold_down_ms = DEFAULT_HOLD_MS;
-	opt.set.policy.min_vcpus = DEFAULT_MIN_VCPUS;
-	opt.set.policy.max_vcpus = 0;
-	opt.set.pace.cooldown_ms = DEFAULT_COOLDOWN_MS;
-	opt.set.pace.rate_max = DEFAULT_RATE_MAX;
-	opt.set.pace.rate_window_ms = DEFAULT_RATE_WINDOW_MS;
-	opt.set.pace.backoff_max_ms = DEFAULT_BACKOFF_MAX_MS;
+	opt.backoff_max_ms = DEFAULT_BACKOFF_MAX_MS;
 	opt.change_timeout_ms = DEFAULT_CHANGE_TIMEOUT_MS;
-	opt.period_ms = DEFAULT_PERIOD_MS;
 	opt.xl = DEFAULT_XL;
-	opt.signal = AS_SIGNAL_AUTO;
 	opt.log_priority = PRIO_AUTO;
 	opt.config_path = AS_CONF_PATH;
 
@@ -1965,51 +1971,50 @@ static void parse_args(int argc, char **argv)
 			opt.all = true;
 			break;
 		case 's':
-			if (as_signal_parse(optarg, &opt.signal))
+			if (as_signal_parse(optarg, &conf_cli.signal))
 				usage_error("--signal: '%s' is none of xen, "
 					    "guest, auto",
 					    optarg);
 			CLI(SIGNAL);
 			break;
 		case 'H':
-			opt.set.policy.high_pct =
+			conf_cli.high_pct =
 				opt_uint("--high", optarg, 1, AS_THRESHOLD_MAX);
 			CLI(HIGH);
 			break;
 		case 'L':
-			opt.set.policy.low_pct =
+			conf_cli.low_pct =
 				opt_uint("--low", optarg, 0, AS_THRESHOLD_MAX);
 			CLI(LOW);
 			break;
 		case 'p':
-			opt.period_ms =
+			conf_cli.period_ms =
 				opt_seconds("--period", optarg, PERIOD_MIN_MS);
 			CLI(PERIOD);
 			break;
 		case OPT_HOLD:
-			opt.set.policy.hold_up_ms =
-				opt_seconds("--hold", optarg, 0);
-			opt.set.policy.hold_down_ms = opt.set.policy.hold_up_ms;
+			conf_cli.hold_up_ms = opt_seconds("--hold", optarg, 0);
+			conf_cli.hold_down_ms = conf_cli.hold_up_ms;
 			CLI(HOLD_UP);
 			CLI(HOLD_DOWN);
 			break;
 		case OPT_HOLD_UP:
-			opt.set.policy.hold_up_ms =
+			conf_cli.hold_up_ms =
 				opt_seconds("--hold-up", optarg, 0);
 			CLI(HOLD_UP);
 			break;
 		case OPT_HOLD_DOWN:
-			opt.set.policy.hold_down_ms =
+			conf_cli.hold_down_ms =
 				opt_seconds("--hold-down", optarg, 0);
 			CLI(HOLD_DOWN);
 			break;
 		case 'm':
-			opt.set.policy.min_vcpus =
+			conf_cli.min_vcpus =
 				opt_uint("--min", optarg, 1, AS_VCPUS_MAX);
 			CLI(MIN);
 			break;
 		case 'M':
-			opt.set.policy.max_vcpus =
+			conf_cli.max_vcpus =
 				opt_uint("--max", optarg, 1, AS_VCPUS_MAX);
 			CLI(MAX);
 			break;
@@ -2047,22 +2052,22 @@ static void parse_args(int argc, char **argv)
 					    optarg);
 			break;
 		case OPT_COOLDOWN:
-			opt.set.pace.cooldown_ms =
+			conf_cli.cooldown_ms =
 				opt_seconds("--cooldown", optarg, 0);
 			CLI(COOLDOWN);
 			break;
 		case OPT_RATE_MAX:
-			opt.set.pace.rate_max =
+			conf_cli.rate_limit =
 				opt_uint("--rate-max", optarg, 0, AS_RATE_MAX);
 			CLI(RATE_LIMIT);
 			break;
 		case OPT_RATE_WINDOW:
-			opt.set.pace.rate_window_ms =
+			conf_cli.rate_window_ms =
 				opt_seconds("--rate-window", optarg, 0);
 			CLI(RATE_WINDOW);
 			break;
 		case OPT_BACKOFF_MAX:
-			opt.set.pace.backoff_max_ms =
+			opt.backoff_max_ms =
 				opt_seconds("--backoff-max", optarg, 0);
 			break;
 		case OPT_CHANGE_TIMEOUT:
@@ -2097,36 +2102,6 @@ static void parse_args(int argc, char **argv)
 			exit(EXIT_USAGE);
 		}
 	}
-	/* The settings the configuration file goes over (base) and under
-	 * (the options given). */
-	conf_base = (struct as_settings){
-		.set = AS_CONF_ALL,
-		.high_pct = DEFAULT_HIGH_PCT,
-		.low_pct = DEFAULT_LOW_PCT,
-		.hold_up_ms = DEFAULT_HOLD_MS,
-		.hold_down_ms = DEFAULT_HOLD_MS,
-		.period_ms = DEFAULT_PERIOD_MS,
-		.min_vcpus = DEFAULT_MIN_VCPUS,
-		.max_vcpus = 0,
-		.cooldown_ms = DEFAULT_COOLDOWN_MS,
-		.rate_limit = DEFAULT_RATE_MAX,
-		.rate_window_ms = DEFAULT_RATE_WINDOW_MS,
-		.signal = AS_SIGNAL_AUTO,
-	};
-	conf_cli = (struct as_settings){
-		.set = cli_set,
-		.high_pct = opt.set.policy.high_pct,
-		.low_pct = opt.set.policy.low_pct,
-		.hold_up_ms = opt.set.policy.hold_up_ms,
-		.hold_down_ms = opt.set.policy.hold_down_ms,
-		.period_ms = opt.period_ms,
-		.min_vcpus = opt.set.policy.min_vcpus,
-		.max_vcpus = opt.set.policy.max_vcpus,
-		.cooldown_ms = opt.set.pace.cooldown_ms,
-		.rate_limit = opt.set.pace.rate_max,
-		.rate_window_ms = opt.set.pace.rate_window_ms,
-		.signal = opt.signal,
-	};
 	if (check_config) {
 		/* --check-config FILE, --check-config=FILE, or the --config
 		 * file (by default the installed one). */
@@ -2146,18 +2121,16 @@ static void parse_args(int argc, char **argv)
 		if (as_conf_check_glob(opt.specs[i], err, sizeof(err)))
 			usage_error("DOMAIN '%s': %s", opt.specs[i], err);
 
-	/* Check what can be checked before any domain is known. */
-	check = opt.set.policy;
-	if (!check.max_vcpus)
-		check.max_vcpus = AS_VCPUS_MAX;
-	if (as_config_check(&check, err, sizeof(err)) ||
-	    as_pace_config_check(&opt.set.pace, err, sizeof(err)))
+	/* Check what can be checked before any domain is known: the options
+	 * over the built-in settings. */
+	given = conf_base;
+	as_settings_overlay(&given, &conf_cli);
+	settings_from(&given, &check);
+	if (!check.policy.max_vcpus)
+		check.policy.max_vcpus = AS_VCPUS_MAX;
+	if (as_config_check(&check.policy, err, sizeof(err)) ||
+	    as_pace_config_check(&check.pace, err, sizeof(err)))
 		usage_error("%s", err);
-	if (opt.once) {
-		/* One sample cannot show a condition that holds. */
-		opt.set.policy.hold_up_ms = 0;
-		opt.set.policy.hold_down_ms = 0;
-	}
 	syslog_prefix =
 		opt.log_priority == PRIO_ALWAYS ||
 		(opt.log_priority == PRIO_AUTO && !isatty(STDERR_FILENO));
