@@ -10,6 +10,8 @@ RESULTS_DIR is what scripts/bench.sh filled:
     bench-linux-vcpu.csv       stock Linux 6.1: one row per step and variant
     bench-linux-smpalt.csv     patched Linux 6.1: one row per step
     bench-linux-work.csv       the fork loop: one row per timed round
+    bench-dom0-weight.csv      xl vcpu-set's own time, guest idle or busy,
+                               at two dom0 weights: one row per call
   bench-host.txt           the output of `make bench-host`
   run.txt                  key=value facts about the run (date, commit...)
 
@@ -372,6 +374,30 @@ def linux_row_text(rows):
     return text
 
 
+def dom0_weight_rows(rows):
+    """Table rows of bench-dom0-weight.csv: per dom0 weight, xl vcpu-set's
+    own time with the guest idle and busy, and busy/idle of the medians."""
+    weights = sorted({int(r["weight"]) for r in rows})
+    if not weights:
+        return [("xl vcpu-set, guest busy / idle, per dom0 weight",
+                 NOT_MEASURED)]
+    out = []
+    for w in weights:
+        ms = {c: floats([r for r in rows if r["condition"] == c
+                         and int(r["weight"]) == w], "xl_ms")
+              for c in ("idle", "busy")}
+        idle, busy = median(ms["idle"]), median(ms["busy"])
+        if idle and busy is not None:
+            text = "%.2f x (busy %s, idle %s)" % (
+                busy / idle, fmt_dist(stats(ms["busy"]), fmt_ms),
+                fmt_dist(stats(ms["idle"]), fmt_ms))
+        else:
+            text = NOT_MEASURED + " (a condition has no row)"
+        out.append(("xl vcpu-set, guest busy / idle, dom0 weight %d" % w,
+                    text))
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -398,6 +424,7 @@ def main():
                   plinux)
     if work:
         write_csv(os.path.join(res, "linux-work.csv"), list(work[0]), work)
+    weight = read_csv(os.path.join(xen, "bench-dom0-weight.csv")) or []
 
     host_last, host_loops = host_figures(res)
     host_rows = [{"metric": k, "value": v}
@@ -581,6 +608,7 @@ def main():
         table.append((
             "  patched UP code / stock 6.1 (different kernel configs)",
             "%.2f x" % (up / stock)))
+    table += dom0_weight_rows(weight)
     if host_last:
         table.append((
             "host smp/up, up/plain, ns/site",
