@@ -671,6 +671,47 @@ static bool xen_figure_source(void)
 }
 
 /*
+ * Xen's CPU accounting through libxenstat: needed for --signal xen, used
+ * by auto for the clamp and for guests without data/smpalt/load.  Opened
+ * when the signal in force first needs it (at start, or at a reload that
+ * turns guest into auto or xen).  false when it cannot be read.
+ */
+static bool open_xenstat(void)
+{
+	xenstat_node *node;
+
+	if (opt.signal == AS_SIGNAL_GUEST || xen_figure_source())
+		return true;
+	test_xen_dir = getenv(ENV_TEST_XEN_LOAD);
+	if (test_xen_dir && *test_xen_dir) {
+		log_line(AS_PRIO_WARNING,
+			 "Xen's CPU figures from %s (" ENV_TEST_XEN_LOAD
+			 "): for tests only, not Xen's",
+			 test_xen_dir);
+		return true;
+	}
+	test_xen_dir = NULL;
+	xstat = xenstat_init();
+	if (!xstat) {
+		error("libxenstat: cannot read Xen's CPU accounting (run in "
+		      "dom0 as root, with /dev/xen/privcmd): needed by "
+		      "--signal %s%s",
+		      as_signal_name(opt.signal),
+		      opt.signal == AS_SIGNAL_AUTO
+			      ? ", which bounds the guests' claims by it "
+				"(--signal guest trusts the claims alone)"
+			      : "");
+		return false;
+	}
+	node = xenstat_get_node(xstat, 0);
+	if (node) {
+		host_cpus = xenstat_node_num_cpus(node);
+		xenstat_free_node(node);
+	}
+	return true;
+}
+
+/*
  * Tests only: the CPU time the test directory makes Xen account to d by
  * wall, as if d had used the percent in its file since the last reading.
  * false when its file is absent or not a number.
@@ -1581,6 +1622,10 @@ static void reload_config(void)
 	if (!fresh)
 		log_line(AS_PRIO_INFO, "SIGHUP: reloaded the configuration %s",
 			 opt.config_path);
+	if (!open_xenstat())
+		error("SIGHUP: signal %s: no decision until libxenstat can be "
+		      "read (tried again at the next SIGHUP)",
+		      as_signal_name(opt.signal));
 	if (opt.period_ms != period)
 		log_line(AS_PRIO_INFO, "sample period now %llu ms",
 			 (unsigned long long)opt.period_ms);
@@ -2166,45 +2211,6 @@ static void open_backends(void)
 #endif
 }
 
-/*
- * Xen's CPU accounting through libxenstat: needed for --signal xen, used
- * by auto for the clamp and for guests without data/smpalt/load.
- */
-static void open_xenstat(void)
-{
-	if (opt.signal == AS_SIGNAL_GUEST)
-		return;
-	test_xen_dir = getenv(ENV_TEST_XEN_LOAD);
-	if (test_xen_dir && *test_xen_dir) {
-		log_line(AS_PRIO_WARNING,
-			 "Xen's CPU figures from %s (" ENV_TEST_XEN_LOAD
-			 "): for tests only, not Xen's",
-			 test_xen_dir);
-		return;
-	}
-	test_xen_dir = NULL;
-	xstat = xenstat_init();
-	if (xstat) {
-		xenstat_node *node = xenstat_get_node(xstat, 0);
-
-		if (node) {
-			host_cpus = xenstat_node_num_cpus(node);
-			xenstat_free_node(node);
-		}
-		return;
-	}
-	/* auto never falls back to the guests' claims alone: a guest could
-	 * then claim any vCPUs it likes. */
-	error("libxenstat: cannot read Xen's CPU accounting (run in dom0 as "
-	      "root, with /dev/xen/privcmd): needed by --signal %s%s",
-	      as_signal_name(opt.signal),
-	      opt.signal == AS_SIGNAL_AUTO
-		      ? ", which bounds the guests' claims by it (--signal "
-			"guest trusts the claims alone)"
-		      : "");
-	exit(EXIT_XENSTAT);
-}
-
 /* --once: every DOMAIN must select a domain that is ready now. */
 static void check_once_domains(void)
 {
@@ -2271,7 +2277,10 @@ int main(int argc, char **argv)
 		return EXIT_XENSTORE;
 	}
 	open_backends();
-	open_xenstat();
+	/* auto never falls back to the guests' claims alone: a guest could
+	 * then claim any vCPUs it likes. */
+	if (!open_xenstat())
+		exit(EXIT_XENSTAT);
 	if (opt.csv_path && !csv_open()) {
 		xs_close(xsh);
 		return EXIT_RUNTIME;

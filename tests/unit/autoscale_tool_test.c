@@ -1776,6 +1776,34 @@ static void sighup_reloads_the_config_and_keeps_it_on_error(void **state)
 	unlink(prom_path);
 }
 
+/*
+ * A reload that turns --signal guest into xen opens Xen's accounting: the
+ * guest claims 45% (in the band at 1 vCPU), Xen sees it busy; under guest
+ * nothing changes, under xen it grows.
+ */
+static void sighup_to_signal_xen_reads_xen(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	write_file(conf_path, "[defaults]\nsignal = guest\n");
+	add_guest(GUEST_DOMID, "guest", "45");
+	set_xen(GUEST_DOMID, 100);
+	pid = start_autoscaler(FAST_ARGS, "-v", "--config", conf_path, "guest",
+			       NULL);
+	assert_true(wait_for_text(out_path, "guest (domain 3): load 45%"));
+	sleep_ms(POLL_MS * 5);
+	assert_int_equal(count_lines(xl_log), 0);
+
+	write_file(conf_path, "[defaults]\nsignal = xen\n");
+	kill(pid, SIGHUP);
+	assert_true(wait_for_text(out_path, "SIGHUP: reloaded the "
+					    "configuration"));
+	assert_true(wait_for_text(xl_log, "3 2\n"));
+	stop_autoscaler(pid);
+	expect_not_in_file(out_path, "no decision until libxenstat");
+}
+
 /* The series of a domain named n (domid id) with a value. */
 static bool wait_for_series(const char *text)
 {
@@ -1949,6 +1977,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(excluded_domain_is_never_scaled, setup),
 		cmocka_unit_test_setup(
 			sighup_reloads_the_config_and_keeps_it_on_error, setup),
+		cmocka_unit_test_setup(sighup_to_signal_xen_reads_xen, setup),
 		cmocka_unit_test_setup(
 			metrics_file_has_the_domain_and_passes_promtool, setup),
 		cmocka_unit_test_setup(metrics_listen_answers_get_metrics,
