@@ -212,7 +212,7 @@ last_status=
 while :; do
 	# The admin's offline of linux-smpalt.sysfs_offline=N, once.
 	if [ -n "$sysfs_offline" ] &&
-		read -r v <"$CPU_SYS/cpu$sysfs_offline/online" 2>/dev/null &&
+		read -r v 2>/dev/null <"$CPU_SYS/cpu$sysfs_offline/online" &&
 		[ "$v" = 1 ]; then
 		if echo 0 >"$CPU_SYS/cpu$sysfs_offline/online"; then
 			echo "linux-smpalt: cpu$sysfs_offline offline by sysfs (ok)"
