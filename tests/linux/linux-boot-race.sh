@@ -14,9 +14,9 @@
 # WARNING), the domain runs; the counters check answers ok with items > 0.
 # The vcpus=3 boot: "smp: Brought up 1 node, 1 CPU" (smp_init brings up
 # vCPU 0 only); the kernel's "3 of 4 vCPUs online" line comes before
-# "xen:xen_evtchn: Event-channel device installed" (a device initcall of
-# drivers/xen/ after xenbus, and drivers/xen/ is linked before the block
-# and network frontends, which size their queues by the online CPUs);
+# "xen:xen_evtchn: Event-channel device installed" (a device initcall: the
+# vCPUs are up before the device initcalls, among them the block and
+# network frontends', which size their queues by the online CPUs);
 # online 3, smp, Xen 3, clean.
 # Figures: per boot, create -> ready and create -> settled.
 
