@@ -28,6 +28,14 @@
 # initramfs carries both when LINUX_SMPALT_DIR=DIR is set for
 # scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run (busybox).
 #
+# With linux-smpalt.sysfs_offline=N on the kernel command line /init plays
+# the guest's admin once: the first time cpuN is online it writes 0 to
+# /sys/devices/system/cpu/cpuN/online and prints
+#     linux-smpalt: cpuN offline by sysfs (<status>)
+# (tests/linux/linux-sysfs-offline.sh). /sbin/poweroff powers the guest off
+# at once (busybox poweroff -f), for the kernel's orderly power-off on
+# `xl shutdown`.
+#
 # With linux-smpalt.profile=NAME:SECONDS:LOOPS[,...] on the kernel command
 # line (make demo GUEST=linux) the guest's /init also runs that profile
 # from boot: per phase, LOOPS shell loops that only spin, for SECONDS,
@@ -59,6 +67,10 @@ mkdir -p "$stage"/{bin,proc,sys,dev}
 cp "$BUSYBOX" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 install -m 0755 "$TOP/scripts/domu-work.sh" "$stage/bin/smpalt-work"
+# The kernel runs /sbin/poweroff on xl shutdown; no init to signal here.
+mkdir -p "$stage/sbin"
+printf '#!/bin/sh\nexec /bin/busybox poweroff -f\n' >"$stage/sbin/poweroff"
+chmod 0755 "$stage/sbin/poweroff"
 
 cat >"$stage/init" <<'INIT'
 #!/bin/busybox sh
@@ -173,12 +185,13 @@ profile_run() {
 	echo "linux-smpalt: profile done after $((${up%.*} - ${t0%.*})) s"
 }
 
-profile= work=
+profile= work= sysfs_offline=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case $arg in
 	"$PROFILE_ARG="*) profile=${arg#*=} ;;
 	smpalt.work=*) work=${arg#*=} ;;
+	linux-smpalt.sysfs_offline=*) sysfs_offline=${arg#*=} ;;
 	esac
 done
 if [ -n "$profile" ]; then
@@ -197,6 +210,17 @@ echo "linux-smpalt: init, online $online, present $present"
 last_online=$online
 last_status=
 while :; do
+	# The admin's offline of linux-smpalt.sysfs_offline=N, once.
+	if [ -n "$sysfs_offline" ] &&
+		read -r v 2>/dev/null <"$CPU_SYS/cpu$sysfs_offline/online" &&
+		[ "$v" = 1 ]; then
+		if echo 0 >"$CPU_SYS/cpu$sysfs_offline/online"; then
+			echo "linux-smpalt: cpu$sysfs_offline offline by sysfs (ok)"
+		else
+			echo "linux-smpalt: cpu$sysfs_offline offline by sysfs (failed)"
+		fi
+		sysfs_offline=
+	fi
 	read -r online <$CPU_SYS/online
 	if [ "$online" != "$last_online" ]; then
 		echo "linux-smpalt: online $online"
