@@ -50,6 +50,30 @@ DIR=$TOP/out/matrix/$stamp
 mkdir -p "$DIR"
 ln -sfn "$DIR" "$TOP/out/matrix/latest"
 
+mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+# matrix_md: the table so far (rewritten after each cell, so that an
+# interrupted run keeps the cells it finished).
+matrix_md() {
+	local c
+	echo "# Test matrix $stamp"
+	echo
+	echo "Guests x Xen hosts of the Xen-in-QEMU harness (scripts/test-matrix.sh);"
+	echo "each cell's output in \`<cell>.log\` beside this file."
+	echo
+	echo "| cell | what | passed | failed | skipped | time |"
+	echo "|------|------|-------:|-------:|--------:|-----:|"
+	for c in "${cells[@]}"; do
+		if [ -n "${T[$c]:-}" ]; then
+			echo "| $c | ${WHAT[$c]} | ${P[$c]} | ${F[$c]} | ${S[$c]} | $(mmss "${T[$c]}") |"
+		else
+			echo "| $c | ${WHAT[$c]} | not run | | | |"
+		fi
+	done
+	echo
+	echo "Hosts: $(for v in 4.17 4.20; do d=cache/xen; [ $v = 4.17 ] || d=cache/xen-$v
+		[ -f $d/versions.txt ] && printf '%s; ' "$(sed -n 's/^xen=//p; s/^dom0_kernel=/dom0 /p' $d/versions.txt | tr '\n' ' ')"; done)"
+}
+
 declare -A P F S T
 # A clean make environment for each cell: not this make's variables.
 unset MAKEFLAGS MFLAGS MAKELEVEL XEN
@@ -67,24 +91,8 @@ for c in "${cells[@]}"; do
 	fi
 	echo "=== matrix cell $c: ${P[$c]} passed, ${F[$c]} failed, ${S[$c]} skipped, ${T[$c]} s"
 	echo
+	matrix_md >"$DIR/matrix.md"
 done
-
-mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
-{
-	echo "# Test matrix $stamp"
-	echo
-	echo "Guests x Xen hosts of the Xen-in-QEMU harness (scripts/test-matrix.sh);"
-	echo "each cell's output in \`<cell>.log\` beside this file."
-	echo
-	echo "| cell | what | passed | failed | skipped | time |"
-	echo "|------|------|-------:|-------:|--------:|-----:|"
-	for c in "${cells[@]}"; do
-		echo "| $c | ${WHAT[$c]} | ${P[$c]} | ${F[$c]} | ${S[$c]} | $(mmss "${T[$c]}") |"
-	done
-	echo
-	echo "Hosts: $(for v in 4.17 4.20; do d=cache/xen; [ $v = 4.17 ] || d=cache/xen-$v
-		[ -f $d/versions.txt ] && printf '%s; ' "$(sed -n 's/^xen=//p; s/^dom0_kernel=/dom0 /p' $d/versions.txt | tr '\n' ' ')"; done)"
-} >"$DIR/matrix.md"
 
 echo "=== test matrix (out/matrix/$(basename "$DIR")/matrix.md)"
 printf '%-12s %7s %7s %8s %8s\n' cell passed failed skipped time
