@@ -6,8 +6,8 @@
 # pass: each one counts as a failure here. A suite that exits non-zero
 # without such a line counts as one failure. The last line printed here is
 # the total, in the same form. Of the guests x Xen hosts (make test-matrix)
-# it runs the smpalt guest on Xen 4.17 and 4.20 and the Linux guest on 4.17,
-# and names the cell it leaves out.
+# it runs the cells of Xen 4.17 (the smpalt guest, the Linux guest) and
+# names the cells of Xen 4.20 it leaves out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,11 +24,12 @@ SUITES=(
 	"Debian packages: dpkg-buildpackage, lintian, hardening, the unit|make --no-print-directory test-deb"
 	"Xen scenarios|make --no-print-directory test-xen"
 	"Linux 6.1 guest: series, scenarios on Xen|make --no-print-directory test-linux"
-	"Xen scenarios on Xen 4.20 (Debian 13 dom0)|make --no-print-directory test-xen XEN=4.20"
 )
 # The cells of the guests x Xen hosts matrix (make test-matrix) that do not
-# fit in the CI hour beside the suites above: named at the end.
-LEFT_TO_MATRIX="linux-4.20 (make test-linux XEN=4.20)"
+# fit in the CI hour beside the suites above (measured: the smpalt guest's
+# set on Xen 4.20 alone takes over 40 minutes of QEMU, its dom0 being
+# slower; tests/xen/README.md, "Xen 4.20"): named at the end.
+LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-4.20 (make test-linux XEN=4.20)"
 
 . scripts/tally.sh
 log=$(mktemp)
