@@ -26,9 +26,9 @@ SUITES=(
 	"Linux 6.1 guest: series, scenarios on Xen|make --no-print-directory test-linux"
 )
 # The cells of the guests x Xen hosts matrix (make test-matrix) that do not
-# fit in the CI hour beside the suites above (measured: the smpalt guest's
-# scenarios on Xen 4.20 take about two minutes each, some 45 minutes for the
-# set, against 6-10 minutes on 4.17: its dom0 is slower; tests/xen/README.md,
+# fit in the CI hour beside the suites above, or are not yet proven there
+# (the smpalt guest's scenarios on Xen 4.20 took about two minutes each on
+# a loaded machine, some 45 minutes for the set; tests/xen/README.md,
 # "Xen 4.20"): named at the end.
 LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-4.20 (make test-linux XEN=4.20)"
 
