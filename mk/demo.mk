@@ -34,7 +34,7 @@ demo-check-guest:
 	*) echo "demo: error: unknown GUEST='$(GUEST)' (one of: $(DEMO_GUESTS))" >&2; \
 	   exit 2 ;; esac
 
-demo-autoscale: demo-check-guest deps $(GUEST_ELF) $(AUTOSCALER) $(DEMO_GUEST_DEPS_$(GUEST))
+demo-autoscale: demo-check-guest deps $(GUEST_ELF) $(DOM0_AUTOSCALER) $(DEMO_GUEST_DEPS_$(GUEST))
 	@bash $(TOP)/scripts/run-demo-autoscale.sh -G $(GUEST) -g $(GUEST_ELF)
 
 demo-report:

@@ -12,7 +12,7 @@ PKGS=(
 	libcmocka-dev libxen-dev pkg-config
 	libinih-dev libsystemd-dev
 	qemu-system-x86 cpio gzip xz-utils
-	debootstrap zstd
+	debootstrap zstd debian-archive-keyring
 	gnuplot-nox python3
 	man-db systemd
 	flex bison bc libelf-dev

@@ -33,10 +33,13 @@ set -euo pipefail
 
 . "$(dirname "$0")/lib/host.sh"
 host_script mk-linux-domu
-BUSYBOX=$CACHE/xen/root/bin/busybox
-VMLINUZ=$CACHE/xen/vmlinuz
+# XEN=4.20: the 6.12 kernel and busybox of cache/xen-4.20/ (scripts/lib/xen-host.sh).
+. "$(dirname "$0")/lib/xen-host.sh"
+BUSYBOX=$XEN_ROOT/bin/busybox
+VMLINUZ=$XEN_CACHE/vmlinuz
 
 out=$CACHE/linux-domu
+[ "$XEN" = 4.17 ] || out=$XEN_CACHE/linux-domu
 opt_value -o out "a folder"
 parse_args "$@"
 

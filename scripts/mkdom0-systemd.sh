@@ -34,19 +34,27 @@
 #                 them the scenarios that install them report SKIP
 #   DEBIAN_MIRROR the mirror to debootstrap from (default: the one of the
 #                 machine's apt sources for bookworm)
+#   XEN           4.17 (default) or 4.20 (scripts/lib/xen-host.sh): 4.20
+#                 makes Debian 13 "trixie" with xen-utils-4.20 and the 6.12
+#                 dom0 kernel's modules, cached in cache/xen-4.20/dom0-systemd/
 # Needs scripts/fetch-xen.sh to have run (the dom0 kernel's modules and
 # the Xen .debs), debootstrap, zstd and cpio (scripts/install-deps.sh).
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${CACHE:-$TOP/cache}
-XEN_CACHE=$CACHE/xen
+log() { echo "mkdom0-systemd: $*"; }
+die() {
+	echo "mkdom0-systemd: error: $*" >&2
+	exit 1
+}
+. "$(dirname "$0")/lib/xen-host.sh"
 SD_CACHE=$CACHE/dom0-systemd
+[ "$XEN" = 4.17 ] || SD_CACHE=$XEN_CACHE/dom0-systemd
 ROOT=$SD_CACHE/root
 ROOT_STAMP=$SD_CACHE/root.stamp
 ROOT_CPIO=$SD_CACHE/root.cpio.zst
-SUITE=bookworm
-XEN_VERSION=4.17
+SUITE=$XEN_SUITE
 # What debootstrap adds to minbase. systemd-sysv: systemd as init; kmod:
 # modprobe for /etc/init.d/xen; procps: /bin/kill, which units' ExecReload
 # lines run (priority important: on every standard Debian install, not in
@@ -79,12 +87,6 @@ MASK=(getty@.service serial-getty@.service console-getty.service
 	dpkg-db-backup.timer systemd-tmpfiles-clean.timer
 	systemd-binfmt.service proc-sys-fs-binfmt_misc.automount)
 
-log() { echo "mkdom0-systemd: $*"; }
-die() {
-	echo "mkdom0-systemd: error: $*" >&2
-	exit 1
-}
-
 out=$SD_CACHE/dom0-initrd.gz
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -111,34 +113,7 @@ done
 [ -d "$XEN_CACHE/root/lib/modules" ] && [ -d "$XEN_CACHE/debs" ] ||
 	die "$XEN_CACHE missing: run scripts/fetch-xen.sh first"
 
-# apt_mirror SUITE: the first URI the machine's apt sources give for SUITE
-# with component main (one-line and deb822 formats).
-apt_mirror() {
-	local f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		# deb [options] URI SUITE COMPONENT...
-		awk -v s="$1" '$1 == "deb" {
-			i = 2
-			if ($i ~ /^\[/) { while ($i !~ /\]$/ && i < NF) i++; i++ }
-			if ($(i + 1) != s) next
-			for (j = i + 2; j <= NF; j++) if ($j == "main") { print $i; exit } }' "$f"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk -v s="$1" 'function flush() {
-				if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " s " ") &&
-				    (" " comps " ") ~ / main /) { split(uris, u, " "); print u[1]; exit }
-				types = uris = suites = comps = "" }
-			/^[ \t]*$/ { flush(); next }
-			/^Types:/ { sub(/^Types:[ \t]*/, ""); types = $0 }
-			/^URIs:/ { sub(/^URIs:[ \t]*/, ""); uris = $0 }
-			/^Suites:/ { sub(/^Suites:[ \t]*/, ""); suites = $0 }
-			/^Components:/ { sub(/^Components:[ \t]*/, ""); comps = $0 }
-			END { flush() }' "$f"
-	done | head -1
-}
-
+# apt_mirror: scripts/lib/xen-host.sh.
 mkdir -p "$SD_CACHE"
 # Several runs may start at once on a fresh cache: one builds.
 exec 7>"$SD_CACHE/.lock"
@@ -146,12 +121,19 @@ flock 7
 
 kernel_dir=$(compgen -G "$XEN_CACHE/root/lib/modules/*" | sort | tail -1)
 kver=$(basename "$kernel_dir")
-xen_utils_deb=$(compgen -G "$XEN_CACHE/debs/xen-utils-${XEN_VERSION}_*.deb" | head -1)
-[ -n "$xen_utils_deb" ] || die "no xen-utils-$XEN_VERSION .deb in $XEN_CACHE/debs (scripts/fetch-xen.sh)"
-xen_build=$(dpkg-deb -f "$xen_utils_deb" Version)
+if [ "$XEN_OWN_LIBC" = 1 ]; then
+	# XEN=4.20: the tools are the trixie root's, installed from the mirror
+	# the hypervisor came from.
+	xen_build=$(dpkg-query --admindir="$XEN_ROOT/var/lib/dpkg" -W -f='${Version}' "xen-utils-$XEN_VERSION") ||
+		die "no xen-utils-$XEN_VERSION in $XEN_ROOT (scripts/fetch-xen.sh)"
+else
+	xen_utils_deb=$(compgen -G "$XEN_CACHE/debs/xen-utils-${XEN_VERSION}_*.deb" | head -1)
+	[ -n "$xen_utils_deb" ] || die "no xen-utils-$XEN_VERSION .deb in $XEN_CACHE/debs (scripts/fetch-xen.sh)"
+	xen_build=$(dpkg-deb -f "$xen_utils_deb" Version)
+fi
 
 # --- 1. the root file system
-mirror=${DEBIAN_MIRROR:-$(apt_mirror $SUITE)}
+mirror=$(suite_mirror "$SUITE")
 [ -n "$mirror" ] || die "no '$SUITE main' source in the machine's apt sources: give DEBIAN_MIRROR="
 want_stamp="suite=$SUITE mirror=$mirror include=${INCLUDE[*]} xen=$xen_build kernel=$kver modules=${MODULE_DIRS[*]}"
 if [ "$(cat "$ROOT_STAMP" 2>/dev/null)" != "$want_stamp" ]; then
@@ -171,7 +153,9 @@ if [ "$(cat "$ROOT_STAMP" 2>/dev/null)" != "$want_stamp" ]; then
 	# The Xen tools must be the hypervisor's build (the domctl interface
 	# is versioned): the harness's own .debs, when the mirror had others.
 	have=$(chroot "$ROOT" dpkg-query -W -f='${Version}' xen-utils-$XEN_VERSION)
-	if [ "$have" != "$xen_build" ]; then
+	if [ "$have" != "$xen_build" ] && [ "$XEN_OWN_LIBC" = 1 ]; then
+		die "xen-utils-$XEN_VERSION $have from the mirror, $xen_build in $XEN_ROOT: remake it (rm -r $XEN_ROOT; scripts/fetch-xen.sh)"
+	elif [ "$have" != "$xen_build" ]; then
 		log "xen-utils-$XEN_VERSION $have from the mirror, the hypervisor's is $xen_build: installing the harness's .debs"
 		mkdir -p "$ROOT/tmp/xen-debs"
 		for p in "${XEN_DEBS[@]}"; do

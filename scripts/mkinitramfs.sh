@@ -33,24 +33,32 @@
 # LIBVIRT=1 also carries libvirtd with its libxl driver and virsh (fetched by
 # `LIBVIRT=1 scripts/fetch-xen.sh`) for the scenarios that need libvirt;
 # ~29 MB more compressed, so the default image leaves it out.
+# XEN=4.20 (scripts/lib/xen-host.sh): everything from cache/xen-4.20/root,
+# the trixie userland, its glibc and loader included.
 # Needs scripts/fetch-xen.sh to have run (cache/xen/root).
 set -euo pipefail
 
 . "$(dirname "$0")/lib/host.sh"
 host_script mkinitramfs
-XEN_ROOT=$CACHE/xen/root
-XEN_VERSION=4.17
+# XEN= picks the host (scripts/lib/xen-host.sh): XEN_ROOT, XEN_VERSION.
+. "$(dirname "$0")/lib/xen-host.sh"
 XEN_BIN=usr/lib/xen-$XEN_VERSION/bin
 LIBDIR=lib/x86_64-linux-gnu
 LOADER=lib64/ld-linux-x86-64.so.2
 # Where the Debian packages and the host keep shared libraries, in the order
 # searched: the unpacked packages first, then the host (Debian 12 too).
+# XEN=4.20: the trixie root has every library of its own programs, glibc
+# and its loader included; the build machine's folders stay last, for a
+# program built here (the bench stamper) whose libraries it lacks.
 LIB_SEARCH=(
 	"$XEN_ROOT/usr/lib/x86_64-linux-gnu"
 	"$XEN_ROOT/lib/x86_64-linux-gnu"
 	/lib/x86_64-linux-gnu
 	/usr/lib/x86_64-linux-gnu
 )
+# The dynamic loader: the one of the glibc the libraries come from.
+LOADER_SRC=/$LOADER
+[ "$XEN_OWN_LIBC" != 1 ] || LOADER_SRC=$XEN_ROOT/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
 # Xen tools the dom0 init and the scenarios run.
 XEN_TOOLS=(xl xenstored xenconsoled xen-init-dom0 xenctx readnotes
 	libxl-save-helper xenconsole xenstore-control)
@@ -62,6 +70,7 @@ XEN_MODULES=(xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc)
 DLOPENED_LIBS=(libgcc_s.so.1)
 
 out=$CACHE/dom0-initrd.gz
+[ "$XEN" = 4.17 ] || out=$XEN_CACHE/dom0-initrd.gz
 elves=()
 opt_value -o out "a path"
 opt_rest elves
@@ -131,9 +140,10 @@ done
 for l in "${DLOPENED_LIBS[@]}"; do
 	copy_lib "$l"
 done
-cp -L "/$LOADER" "$stage/$LOADER"
+[ -f "$LOADER_SRC" ] || die "dynamic loader $LOADER_SRC missing"
+cp -L "$LOADER_SRC" "$stage/$LOADER"
 ln -s "x86_64-linux-gnu/$(basename "$LOADER")" "$stage/lib/$(basename "$LOADER")" 2>/dev/null || true
-cp -L "/$LOADER" "$stage/$LIBDIR/$(basename "$LOADER")"
+cp -L "$LOADER_SRC" "$stage/$LIBDIR/$(basename "$LOADER")"
 
 # --- busybox (static); init installs its applet links at boot
 [ -x "$XEN_ROOT/bin/busybox" ] || die "busybox missing: run scripts/fetch-xen.sh"
@@ -197,8 +207,11 @@ fi
 # copied above is the same version as the host's libxen-dev).
 # AUTOSCALER from the environment, else the gcc or clang build if present.
 INSTALL_PREFIX=/usr/local
+# XEN=4.20: only its build in the Debian 13 root (scripts/xen-root-build.sh).
 AUTOSCALER=${AUTOSCALER:-}
-for a in "$TOP"/build/{gcc,clang}/tools/smpalt-autoscaler; do
+autoscalers=("$TOP"/build/{gcc,clang}/tools/smpalt-autoscaler)
+[ "$XEN_OWN_LIBC" != 1 ] || autoscalers=("$TOP/build/xen-$XEN_VERSION/tools/smpalt-autoscaler")
+for a in "${autoscalers[@]}"; do
 	[ -n "$AUTOSCALER" ] || [ ! -x "$a" ] || AUTOSCALER=$a
 done
 installed=none
@@ -279,7 +292,7 @@ mkdir -p "$(dirname "$out")"
 (cd "$stage" && find . -print0 | LC_ALL=C sort -z |
 	cpio --null -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
 mv "$out.tmp" "$out"
-echo "mkinitramfs: $out ($(du -h "$out" | cut -f1)," \
+echo "mkinitramfs: $out (Xen $XEN_VERSION, Debian $XEN_SUITE userland, $(du -h "$out" | cut -f1)," \
 	"guest: ${GUEST_ELF:-none}, ${#copied[@]} libraries)"
 echo "mkinitramfs: autoscaler: ${AUTOSCALER:-none}; installed: $installed"
 [ "${LIBVIRT:-0}" != 1 ] || echo "mkinitramfs: with libvirt (libvirtd, libxl driver, virsh)"

@@ -5,7 +5,9 @@
 # (optionally ", N skipped"). A skipped test did not run, so it is not a
 # pass: each one counts as a failure here. A suite that exits non-zero
 # without such a line counts as one failure. The last line printed here is
-# the total, in the same form.
+# the total, in the same form. Of the guests x Xen hosts (make test-matrix)
+# it runs the cells of Xen 4.17 (the smpalt guest, the Linux guest) and
+# names the cells of Xen 4.20 it leaves out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,12 @@ SUITES=(
 	"Xen scenarios|make --no-print-directory test-xen"
 	"Linux 6.1 guest: series, scenarios on Xen|make --no-print-directory test-linux"
 )
+# The cells of the guests x Xen hosts matrix (make test-matrix) that do not
+# fit in the CI hour beside the suites above, or are not yet proven there
+# (the smpalt guest's scenarios on Xen 4.20 took about two minutes each on
+# a loaded machine, some 45 minutes for the set; tests/xen/README.md,
+# "Xen 4.20"): named at the end.
+LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-4.20 (make test-linux XEN=4.20)"
 
 . scripts/tally.sh
 log=$(mktemp)
@@ -49,4 +57,5 @@ for suite in "${SUITES[@]}"; do
 	tally_add "$p" "$f"
 done
 
+echo "=== not run here: $LEFT_TO_MATRIX: make test-matrix runs every guest on every Xen host"
 tally_end

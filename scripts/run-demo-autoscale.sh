@@ -1,5 +1,5 @@
 #!/bin/bash
-# The Xen part of `make demo`: boot Xen 4.17 in QEMU, run a dom0 demo in
+# The Xen part of `make demo`: boot Xen 4.17 (XEN=4.20: 4.20) in QEMU, run a dom0 demo in
 # which a guest with vcpus=1, maxvcpus=4 runs a phased workload profile
 # under smpalt-autoscaler, show one line a second live, then plot and
 # summarise the run (scripts/demo-report.py). Two guests:
@@ -74,7 +74,7 @@ if [ "$GUEST" = linux ]; then
 	export LINUX_SMPALT_DIR=$LINUX_DOMU_OUT
 fi
 
-echo "demo: Xen 4.17 in QEMU (TCG); $WHAT; results in $DEMO_DIR"
+echo "demo: Xen ${XEN:-4.17} in QEMU (TCG); $WHAT; results in $DEMO_DIR"
 rc=0
 XEN_OUT=$DEMO_DIR/xen \
 	XEN_SCENARIO_TIMEOUT=${XEN_SCENARIO_TIMEOUT:-$DEMO_TIMEOUT} \

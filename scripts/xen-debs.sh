@@ -6,12 +6,17 @@
 # tree is newer than it (`make test` builds them just before, in its
 # package test, so that they are reused there). Progress goes to stderr.
 # Run by mk/xen.mk for `make test-xen`.
+# XEN=4.20: the packages for its Debian 13 dom0, built inside the Debian 13
+# root (scripts/xen-root-build.sh debs) into out/deb-4.20/, so that they
+# link its glibc and Xen 4.20 libraries.
 #
 # Usage: scripts/xen-debs.sh
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+XEN=${XEN:-4.17}
 OUT=$TOP/out/deb
+[ "$XEN" = 4.17 ] || OUT=$TOP/out/deb-$XEN
 PKGS=(smpalt-autoscaler smpalt-guest)
 
 # debs: the packages' files in out/deb/, one a line (none: nothing).
@@ -38,7 +43,11 @@ fresh() {
 	done
 }
 
-if ! fresh; then
+if ! fresh && [ "$XEN" != 4.17 ]; then
+	echo "xen-debs: building the packages in the Debian root of XEN=$XEN (scripts/xen-root-build.sh)" >&2
+	bash "$TOP/scripts/fetch-xen.sh" >&2
+	bash "$TOP/scripts/xen-root-build.sh" debs "$OUT" >&2
+elif ! fresh; then
 	[ -f "$TOP/scripts/build-deb.sh" ] || {
 		echo "xen-debs: no scripts/build-deb.sh: no packages" >&2
 		exit 0

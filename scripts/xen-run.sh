@@ -1,5 +1,6 @@
 #!/bin/bash
-# Run smpalt scenarios on the real Xen 4.17 hypervisor inside QEMU (TCG).
+# Run smpalt scenarios on the real Xen hypervisor inside QEMU (TCG): Xen 4.17
+# with Debian 12's dom0, or XEN=4.20 with Debian 13's (scripts/lib/xen-host.sh).
 #
 # One boot runs every requested scenario: fetch Xen and the dom0 kernel
 # (scripts/fetch-xen.sh), build the dom0 initramfs with the guest kernel and
@@ -22,6 +23,8 @@
 #                  every tests/SUITE/*.sh except the slow benchmarks,
 #                  bench-*.sh, which run only when named (make bench)
 # Environment:
+#   XEN                   the host: 4.17 (default) or 4.20; dom0 learns it as
+#                         smpalt.xen=<version> on its command line
 #   GUEST_ELF             the guest kernel (or -g); none: guest scenarios SKIP
 #   LINUX_SMPALT_DIR      the patched Linux guest (DIR/vmlinuz, DIR/initrd.gz:
 #                         scripts/mk-linux-smpalt-domu.sh) for tests/linux/;
@@ -60,7 +63,7 @@ set -euo pipefail
 
 . "$(dirname "$0")/lib/host.sh"
 host_script xen-run 2
-XEN_CACHE=$CACHE/xen
+. "$(dirname "$0")/lib/xen-host.sh"
 QEMU=${QEMU:-qemu-system-x86_64}
 QEMU_LOCK=/tmp/smpalt-qemu.lock
 # Machine given to Xen (verified set-up: SMAP/SMEP off and XSAVE hidden, or dom0
@@ -289,26 +292,29 @@ trap 'echo "xen-run: interrupted" >&2; exit 130' INT
 trap 'echo "xen-run: terminated" >&2; exit 143' TERM
 
 # --- 1. Xen, tools, dom0 kernel
-stage "fetch: scripts/fetch-xen.sh"
-bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1 ||
-	{ cat "$RUN_DIR/fetch.log" >&2; die "fetch-xen.sh failed"; }
+stage "fetch: scripts/fetch-xen.sh (Xen $XEN_VERSION, Debian $XEN_SUITE dom0)"
+# Its lines show: a first fetch of XEN=4.20 debootstraps for minutes.
+bash "$TOP/scripts/fetch-xen.sh" 2>&1 | tee "$RUN_DIR/fetch.log" | sed 's/^/    /' ||
+	die "fetch-xen.sh failed (log: $RUN_DIR/fetch.log)"
 cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
 
-# The stock Linux 6.1 domU for the scenarios that compare with it or scale
+# The stock Linux domU (6.1; 6.12 on XEN=4.20) for the scenarios that compare with it or scale
 # it (its kernel is the dom0 kernel just fetched; well under a second); the
 # libvirt and systemd boots have no use for it.
 if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]; then
 	stage "linux domU: scripts/mk-linux-domu.sh"
-	bash "$TOP/scripts/mk-linux-domu.sh" -o "$CACHE/linux-domu" \
+	domu_dir=$CACHE/linux-domu
+	[ "$XEN" = 4.17 ] || domu_dir=$XEN_CACHE/linux-domu
+	bash "$TOP/scripts/mk-linux-domu.sh" -o "$domu_dir" \
 		>"$RUN_DIR/linux-domu.log" 2>&1 ||
 		{ cat "$RUN_DIR/linux-domu.log" >&2; die "mk-linux-domu.sh failed"; }
-	export LINUX_DOMU_DIR=$CACHE/linux-domu
+	export LINUX_DOMU_DIR=$domu_dir
 fi
 
 # --- 2. dom0 initramfs
 if [ "$DOM0" = systemd ]; then
 	# The first build (debootstrap) takes minutes: its lines show.
-	stage "initramfs: systemd dom0 (Debian 12), packages ${SMPALT_DEBS:-<none: the scenarios that install them will SKIP>}"
+	stage "initramfs: systemd dom0 (Debian $XEN_SUITE), packages ${SMPALT_DEBS:-<none: the scenarios that install them will SKIP>}"
 	SMPALT_DEBS=${SMPALT_DEBS:-} bash "$TOP/scripts/mkdom0-systemd.sh" -o "$INITRD" 2>&1 |
 		tee "$RUN_DIR/initramfs.log" | sed 's/^/    /' ||
 		die "mkdom0-systemd.sh failed"
@@ -331,7 +337,7 @@ if ! flock -n 9; then
 fi
 
 tests_arg=$(IFS=$TESTS_SEP; echo "${scenarios[*]}")
-dom0_args="$DOM0_CMDLINE smpalt.tests=$tests_arg smpalt.timeout=$scenario_default_limit"
+dom0_args="$DOM0_CMDLINE smpalt.xen=$XEN_VERSION smpalt.tests=$tests_arg smpalt.timeout=$scenario_default_limit"
 dom0_args+="$dom0_limits smpalt.soak.n=$XEN_SOAK_N smpalt.soak.seed=$XEN_SOAK_SEED"
 : >"$SERIAL"
 case " ${scenarios[*]} " in *" soak "*)

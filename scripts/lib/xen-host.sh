@@ -1,0 +1,81 @@
+# The Xen host the harness boots, chosen by XEN= (make XEN=4.20 ...):
+#
+#   XEN=4.17   the default: Debian 12 "bookworm"'s Xen 4.17 hypervisor,
+#              its Linux 6.1 dom0 kernel and xen-utils-4.17; the Xen
+#              packages unpacked into cache/xen/ (scripts/fetch-xen.sh), the
+#              common libraries taken from the build machine (Debian 12 too)
+#   XEN=4.20   Debian 13 "trixie"'s Xen 4.20 hypervisor, its Linux 6.12
+#              dom0 kernel, and a trixie userland with its own glibc
+#              (debootstrap) in cache/xen-4.20/root/, where the dom0 tools
+#              and the Debian packages are built too (scripts/xen-chroot.sh)
+#
+# Sourced by the host scripts after lib/host.sh (or with CACHE and die
+# defined). Sets:
+#   XEN_VERSION         4.17 or 4.20 (xl info's xen_major.xen_minor)
+#   XEN_SUITE           the Debian suite of the dom0 userland
+#   XEN_CACHE           its cache folder: xen (the hypervisor, uncompressed),
+#                       vmlinuz (the dom0 kernel), root/, versions.txt
+#   XEN_ROOT            the dom0 userland the images are made from
+#   XEN_OWN_LIBC        1 when XEN_ROOT carries its own glibc and loader
+#                       (the images take nothing from the build machine)
+#   DOM0_KERNEL_SERIES  the dom0 kernel's Linux series (6.1, 6.12)
+XEN=${XEN:-4.17}
+case $XEN in
+4.17)
+	XEN_VERSION=4.17
+	XEN_SUITE=bookworm
+	XEN_CACHE=$CACHE/xen
+	XEN_OWN_LIBC=0
+	DOM0_KERNEL_SERIES=6.1
+	;;
+4.20)
+	XEN_VERSION=4.20
+	XEN_SUITE=trixie
+	XEN_CACHE=$CACHE/xen-4.20
+	XEN_OWN_LIBC=1
+	DOM0_KERNEL_SERIES=6.12
+	;;
+*) die "XEN='$XEN': 4.17 (Debian 12, the default) or 4.20 (Debian 13)" ;;
+esac
+XEN_ROOT=$XEN_CACHE/root
+export XEN
+
+# apt_mirror SUITE: the first URI the machine's apt sources give for SUITE
+# with component main (one-line and deb822 formats); DEBIAN_MIRROR
+# overrides it. A suite the machine does not use (trixie on a Debian 12
+# machine) takes the mirror of the machine's own Debian suite.
+apt_mirror() {
+	local f
+	[ -z "${DEBIAN_MIRROR:-}" ] || { echo "$DEBIAN_MIRROR"; return 0; }
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		# deb [options] URI SUITE COMPONENT...
+		awk -v s="$1" '$1 == "deb" {
+			i = 2
+			if ($i ~ /^\[/) { while ($i !~ /\]$/ && i < NF) i++; i++ }
+			if (s != "" && $(i + 1) != s) next
+			for (j = i + 2; j <= NF; j++) if ($j == "main") { print $i; exit } }' "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk -v s="$1" 'function flush() {
+				if (types ~ /(^| )deb( |$)/ && (s == "" || (" " suites " ") ~ (" " s " ")) &&
+				    (" " comps " ") ~ / main / && uris !~ /security/) {
+					split(uris, u, " "); print u[1]; exit }
+				types = uris = suites = comps = "" }
+			/^[ \t]*$/ { flush(); next }
+			/^Types:/ { sub(/^Types:[ \t]*/, ""); types = $0 }
+			/^URIs:/ { sub(/^URIs:[ \t]*/, ""); uris = $0 }
+			/^Suites:/ { sub(/^Suites:[ \t]*/, ""); suites = $0 }
+			/^Components:/ { sub(/^Components:[ \t]*/, ""); comps = $0 }
+			END { flush() }' "$f"
+	done | head -1
+}
+
+# suite_mirror SUITE: apt_mirror SUITE, else the machine's Debian mirror.
+suite_mirror() {
+	local m
+	m=$(apt_mirror "$1")
+	[ -n "$m" ] || m=$(apt_mirror "")
+	echo "$m"
+}
