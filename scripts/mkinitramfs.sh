@@ -265,7 +265,6 @@ if [ -n "$XS_STAMP" ]; then
 	copy_bin "$XS_STAMP" opt/smpalt/bin/smpalt-xs-stamp
 fi
 
-mkdir -p "$stage/opt/smpalt/bin"; copy_bin /usr/bin/setpriv opt/smpalt/bin/setpriv-ul # TEMP
 # --- libvirt (LIBVIRT=1 only): libvirtd, its libxl driver, virsh, the
 # x86 CPU models. Verified set-up, docs/libvirt.md.
 if [ "${LIBVIRT:-0}" = 1 ]; then

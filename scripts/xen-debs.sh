@@ -34,7 +34,8 @@ fresh() {
 	for d in $(debs); do
 		if [ -e "$TOP/.git" ]; then
 			newer=$(cd "$TOP" && git ls-files -z -co --exclude-standard |
-				xargs -0 -r find 2>/dev/null -maxdepth 0 -newer "$d" | head -1)
+				xargs -0 -r sh -c 'find "$@" -maxdepth 0 -newer "$0"' "$d" \
+					2>/dev/null | head -1)
 		else
 			newer=$(find "$TOP" \( -path "$TOP/out" -o -path "$TOP/build" -o \
 				-path "$TOP/cache" \) -prune -o -type f -newer "$d" -print | head -1)
