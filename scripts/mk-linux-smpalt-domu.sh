@@ -215,8 +215,9 @@ hpfail_step() {
 	e="linux-smpalt: hotplug-fail cpu$cpu $name"
 	[ -n "$num" ] || { echo "$e: cannot find it in $CPU_SYS/hotplug/states"; return 0; }
 	echo 0 2>/dev/null >"$dir/online" || { echo "$e: cannot offline cpu$cpu"; return 0; }
-	echo "$num" 2>/dev/null >"$dir/hotplug/fail" ||
-		{ echo "$e: cannot write $num to $dir/hotplug/fail"; return 0; }
+	read -r st <"$dir/hotplug/state"
+	v=$( (echo "$num" >"$dir/hotplug/fail") 2>&1) ||
+		{ echo "$e: cannot write $num to $dir/hotplug/fail (cpu$cpu state $st): $v"; return 0; }
 	if echo 1 2>/dev/null >"$dir/online"; then v=succeeded; else v=failed; fi
 	read -r n <$CPU_SYS/online
 	read -r st <"$dir/hotplug/fail"

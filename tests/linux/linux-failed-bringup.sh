@@ -69,7 +69,7 @@ switches=0
 for state in $FAIL_AT; do
 	mark=$(console_lines)
 	vcpu_set 2 || fail "xl vcpu-set $GUEST 2 failed"
-	wait_for_console_since "$mark" "$HPFAIL_LINE $state \(" $STEP_TIMEOUT ||
+	wait_for_console_since "$mark" "$HPFAIL_LINE $state[ :]" $STEP_TIMEOUT ||
 		fail "$state: no '$HPFAIL_LINE $state' line from /init within ${STEP_TIMEOUT}s"
 	line=$CONSOLE_MATCH
 	log "$state: $line"
