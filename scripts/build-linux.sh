@@ -128,9 +128,12 @@ version=$(awk -F' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 
 # 3. A fresh copy with the series applied. cp -a keeps the pristine
 # times, so that the build folder recompiles only what the series changes.
+# The tree's content is copied, not the path: a worktree's cache has the
+# pristine tree as a symlink to the shared one, which must stay pristine.
 log "Linux $version: applying ${#patches[@]} patches to a fresh copy in $SRC"
 rm -rf "$SRC.tmp"
-cp -a "$PRISTINE" "$SRC.tmp"
+mkdir -p "$SRC.tmp"
+cp -a "$PRISTINE/." "$SRC.tmp/"
 for p in "${patches[@]}"; do
 	if ! out=$(patch -d "$SRC.tmp" -p1 --batch --forward <"$p" 2>&1); then
 		echo "$out" >&2

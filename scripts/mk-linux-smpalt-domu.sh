@@ -43,6 +43,20 @@
 #     linux-smpalt: phase <name> (<s> s, <loops> loops) at <uptime>
 # and at the end "linux-smpalt: profile done after <n> s" (a bad profile:
 # "linux-smpalt: profile ignored (...): why", and nothing runs).
+#
+# With linux-smpalt.hotplug-fail=CPU:STATE[,CPU:STATE...] on the kernel
+# command line (tests/linux/linux-failed-bringup.sh; STATE a name in
+# /sys/devices/system/cpu/hotplug/states such as cpu:bringup, the kernel
+# built with CONFIG_CPU_HOTPLUG_STATE_CONTROL) /init injects CPU hotplug
+# failures, one entry at a time: once cpu CPU is online (the toolstack
+# added it), it takes it offline, writes STATE's number to
+# /sys/devices/system/cpu/cpuCPU/hotplug/fail and onlines the cpu again,
+# printing
+#     linux-smpalt: hotplug-fail cpu<CPU> <STATE> (<n>): online failed|succeeded, online <list>, fail <value>
+# (or "...: cannot <what>"); the next entry waits until the cpu has been
+# removed (its sysfs folder gone: xl vcpu-set took it away), printing
+# "linux-smpalt: hotplug-fail cpu<CPU> removed"; after the last one,
+# "linux-smpalt: hotplug-fail done".
 set -euo pipefail
 
 . "$(dirname "$0")/lib/host.sh"
@@ -185,11 +199,49 @@ profile_run() {
 	echo "linux-smpalt: profile done after $((${up%.*} - ${t0%.*})) s"
 }
 
+# --- CPU hotplug fault injection: only with
+# linux-smpalt.hotplug-fail=CPU:STATE[,...] on the kernel command line.
+HPFAIL_ARG=linux-smpalt.hotplug-fail
+hpfail= hpfail_gone=
+
+# hpfail_step: one poll of the fault injection (see the header).
+hpfail_step() {
+	local e cpu name dir v n st num=
+	if [ -n "$hpfail_gone" ]; then
+		[ ! -d "$CPU_SYS/cpu$hpfail_gone" ] || return 0
+		echo "linux-smpalt: hotplug-fail cpu$hpfail_gone removed"
+		hpfail_gone=
+		[ -n "$hpfail" ] || echo "linux-smpalt: hotplug-fail done"
+	fi
+	[ -n "$hpfail" ] || return 0
+	e=${hpfail%%,*} cpu=${hpfail%%:*}
+	name=${e#*:} dir=$CPU_SYS/cpu$cpu
+	v=
+	[ ! -f "$dir/online" ] || read -r v <"$dir/online"
+	[ "$v" = 1 ] || return 0
+	case $hpfail in *,*) hpfail=${hpfail#*,} ;; *) hpfail= ;; esac
+	hpfail_gone=$cpu
+	while read -r n st; do
+		[ "$st" != "$name" ] || num=${n%:}
+	done <$CPU_SYS/hotplug/states
+	e="linux-smpalt: hotplug-fail cpu$cpu $name"
+	[ -n "$num" ] || { echo "$e: cannot find it in $CPU_SYS/hotplug/states"; return 0; }
+	echo 0 2>/dev/null >"$dir/online" || { echo "$e: cannot offline cpu$cpu"; return 0; }
+	read -r st <"$dir/hotplug/state"
+	v=$( (echo "$num" >"$dir/hotplug/fail") 2>&1) ||
+		{ echo "$e: cannot write $num to $dir/hotplug/fail (cpu$cpu state $st): $v"; return 0; }
+	if echo 1 2>/dev/null >"$dir/online"; then v=succeeded; else v=failed; fi
+	read -r n <$CPU_SYS/online
+	read -r st <"$dir/hotplug/fail"
+	echo "$e ($num): online $v, online $n, fail $st"
+}
+
 profile= work= sysfs_offline=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case $arg in
 	"$PROFILE_ARG="*) profile=${arg#*=} ;;
+	"$HPFAIL_ARG="*) hpfail=${arg#*=} ;;
 	smpalt.work=*) work=${arg#*=} ;;
 	linux-smpalt.sysfs_offline=*) sysfs_offline=${arg#*=} ;;
 	esac
@@ -226,6 +278,7 @@ while :; do
 		echo "linux-smpalt: online $online"
 		last_online=$online
 	fi
+	hpfail_step
 	read_status
 	if [ "$STATUS" != "$last_status" ]; then
 		echo "linux-smpalt: status $STATUS"

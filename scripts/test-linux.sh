@@ -5,8 +5,8 @@
 #   2. every patch named in patches/linux-6.1/series, in order: it applies
 #      with `patch -p1` to a fresh copy of the pristine tree
 #      (cache/linux/linux-source-6.1, after the patches before it), and
-#      that tree's scripts/checkpatch.pl finds nothing (no error, no
-#      warning);
+#      that tree's scripts/checkpatch.pl --strict finds nothing (no
+#      error, no warning, no check);
 #   3. the guest's busybox initramfs (scripts/mk-linux-smpalt-domu.sh);
 #   4. the scenarios in tests/linux/ on real Xen in QEMU, one boot
 #      (scripts/xen-run.sh -s linux), the stock-kernel control included.
@@ -110,7 +110,7 @@ check_series() {
 			applied=0
 		fi
 		out=$RUN_DIR/checkpatch-$name.log
-		(cd "$tree" && perl scripts/checkpatch.pl --color=never "$p") >"$out" 2>&1
+		(cd "$tree" && perl scripts/checkpatch.pl --strict --color=never "$p") >"$out" 2>&1
 		rc=$?
 		total=$(grep -E -m1 '^total:' "$out")
 		if [ $rc -eq 0 ]; then

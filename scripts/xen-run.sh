@@ -90,7 +90,8 @@ XEN_SOAK_N=${XEN_SOAK_N:-50}
 XEN_SOAK_SEED=${XEN_SOAK_SEED:-}
 SOAK_BASE_LIMIT=180         # boot, workload, counters check, upload
 SOAK_STEP_LIMIT=8           # per vcpu-set call (3.6 s seen on a loaded machine)
-# tests/linux/: two boots of the patched guest, or two saves and restores
+# tests/linux/: two boots of the patched guest, two saves and restores, or
+# three injected bring-up failures with a vcpu-set round trip each
 # (linux-boot-race: four boots, one and a half times this).
 LINUX_LONG_LIMIT=600
 XEN_BUSY=${XEN_BUSY:-0}
@@ -205,7 +206,8 @@ scenario_default_limit=$((XEN_SCENARIO_TIMEOUT * limit_factor))
 scenario_limit() {
 	case $1 in
 	soak) echo $(((SOAK_BASE_LIMIT + XEN_SOAK_N * SOAK_STEP_LIMIT) * limit_factor)) ;;
-	linux-boot-up | linux-save-restore) echo $((LINUX_LONG_LIMIT * limit_factor)) ;;
+	linux-boot-up | linux-save-restore | linux-failed-bringup)
+		echo $((LINUX_LONG_LIMIT * limit_factor)) ;;
 	linux-boot-race) echo $((LINUX_LONG_LIMIT * 3 / 2 * limit_factor)) ;;
 	*) echo "$scenario_default_limit" ;;
 	esac

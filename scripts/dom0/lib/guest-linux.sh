@@ -67,11 +67,12 @@ linux_expect_keys() {
 	[ -z "$bad" ] || fail "$what:$bad"
 }
 
-# linux_clean WHAT: data/smpalt/refused is 0, no alarming console line
-# (linux_alarm) and the domain runs; fails the scenario otherwise.
+# linux_clean WHAT: data/smpalt/refused and failed are 0, no alarming
+# console line (linux_alarm) and the domain runs; fails the scenario
+# otherwise.
 linux_clean() {
 	local alarm
-	linux_expect_keys "$1" refused=0
+	linux_expect_keys "$1" refused=0 failed=0
 	alarm=$(linux_alarm) && fail "$1: guest console: $alarm"
 	guest_running || fail "$1: domain state '$(domain_state)'"
 }
