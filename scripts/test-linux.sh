@@ -8,14 +8,16 @@
 #      that tree's scripts/checkpatch.pl --strict finds nothing (no
 #      error, no warning, no check);
 #   3. the guest's busybox initramfs (scripts/mk-linux-smpalt-domu.sh);
-#   4. the scenarios in tests/linux/ on real Xen in QEMU, one boot
-#      (scripts/xen-run.sh -s linux), the stock-kernel control included.
+#   4. the scenarios of the Linux guest on real Xen in QEMU, one boot
+#      (scripts/xen-run.sh -s linux: those in tests/linux/, the stock-kernel
+#      control included, and those in tests/xen/ whose "# guests:" line
+#      names linux, all against the patched guest).
 # Steps 1-3 print "PASS WHAT" or "FAIL WHAT: why" per check; step 4 one
 # line per scenario. A failed step does not stop the others: without a
 # patched kernel its scenarios run and fail, saying so. The last line is
 # "N passed, N failed" (a skipped scenario counts as failed).
 #
-# Usage: scripts/test-linux.sh [scenario ...]   (default: all of tests/linux)
+# Usage: scripts/test-linux.sh [scenario ...]   (default: all of step 4's)
 # Environment: LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU hogs
 # beside QEMU, as for make test-xen). Results in out/linux/<timestamp>/
 # (out/linux/latest).

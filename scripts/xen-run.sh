@@ -15,20 +15,31 @@
 # and the QEMU (and the CPU hogs of XEN_BUSY=1) started here are always
 # killed on exit, Ctrl-C and timeout included.
 #
-# Usage: scripts/xen-run.sh [-g GUEST_ELF] [-s SUITE] [scenario ...]
-#   -s SUITE       the folder the scenarios come from: tests/SUITE/ (xen,
-#                  the default; linux: the Linux 6.1 guests, make test-linux)
-#   scenario       a tests/SUITE/<name>.sh, or (suite xen) a
-#                  scripts/dom0/demo-*.sh (make demo); default:
-#                  every tests/SUITE/*.sh except the slow benchmarks,
-#                  bench-*.sh, which run only when named (make bench)
+# Usage: scripts/xen-run.sh [-g GUEST_ELF] [-s SUITE] [-G GUEST] [scenario ...]
+#   -s SUITE       which scenarios run by default, and against which guest:
+#                  xen (the default): every tests/xen/*.sh, guest smpalt;
+#                  linux (make test-linux): every tests/linux/*.sh and every
+#                  tests/xen/*.sh whose guests include linux, guest linux
+#   -G GUEST       the guest kind the scenarios run against: smpalt or
+#                  linux (the patched Linux 6.1 guest); default: the suite's
+#   scenario       a tests/xen/<name>.sh or tests/linux/<name>.sh, or a
+#                  scripts/dom0/demo-*.sh (make demo); by default the
+#                  suite's, less the slow benchmarks, bench-*.sh, which run
+#                  only when named (make bench)
+# A scenario's header line "# guests: KIND..." names the guest kinds it
+# applies to (none: smpalt for tests/xen/ and the demos, linux for
+# tests/linux/); against any other it is not run but reported SKIP, with
+# the reason.
 # Environment:
 #   XEN                   the host: 4.17 (default) or 4.20; dom0 learns it as
 #                         smpalt.xen=<version> on its command line
 #   GUEST_ELF             the guest kernel (or -g); none: guest scenarios SKIP
 #   LINUX_SMPALT_DIR      the patched Linux guest (DIR/vmlinuz, DIR/initrd.gz:
-#                         scripts/mk-linux-smpalt-domu.sh) for tests/linux/;
-#                         carried by scripts/mkinitramfs.sh
+#                         scripts/mk-linux-smpalt-domu.sh), carried by
+#                         scripts/mkinitramfs.sh; unset with guest linux:
+#                         made here from LINUX_VMLINUZ (default
+#                         cache/linux/out/vmlinuz, make linux) into
+#                         build/linux-smpalt-domu/
 #   XEN_SCENARIO_TIMEOUT  seconds one scenario may take inside dom0 (300;
 #                         twice that with XEN_BUSY=1)
 #   XEN_RUN_TIMEOUT       hard limit for the QEMU run in seconds
@@ -100,27 +111,82 @@ BUSY_LIMIT_FACTOR=2         # hogs on every core: QEMU gets about half
 # splits modules on commas, so no commas there).
 TESTS_SEP=:
 
+# The guest kinds a scenario can run against: each has a driver in the dom0
+# library (scripts/dom0/lib/driver.sh).
+GUEST_KINDS="smpalt linux"
+
 GUEST_ELF=${GUEST_ELF:-}
 SUITE=xen
+GUEST_KIND=
 scenarios=()
 opt_value -g GUEST_ELF "a path"
 opt_value -s SUITE "a suite (xen or linux)"
+opt_value -G GUEST_KIND "a guest kind ($GUEST_KINDS)"
 opt_rest scenarios
 parse_args "$@"
 case $SUITE in xen | linux) ;; *) die "unknown suite '$SUITE' (xen or linux)" ;; esac
-SUITE_DIR=$TOP/tests/$SUITE
+if [ -z "$GUEST_KIND" ]; then
+	GUEST_KIND=smpalt
+	[ "$SUITE" != linux ] || GUEST_KIND=linux
+fi
+case " $GUEST_KINDS " in *" $GUEST_KIND "*) ;;
+*) die "unknown guest '$GUEST_KIND' (one of: $GUEST_KINDS)" ;;
+esac
+
+# scenario_file NAME: the script of scenario NAME, empty when none.
+scenario_file() {
+	local f
+	for f in "$TOP/tests/xen/$1.sh" "$TOP/tests/linux/$1.sh" \
+		"$TOP/scripts/dom0/$1.sh"; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+}
+
+# scenario_guests NAME: the guest kinds NAME applies to, from its header
+# line "# guests: KIND..."; without one, its folder's guest.
+scenario_guests() {
+	local f g
+	f=$(scenario_file "$1")
+	g=$(sed -n 's/^# guests: *//p' "$f" | head -1)
+	if [ -n "$g" ]; then
+		echo "$g"
+	elif [ "$(dirname "$f")" = "$TOP/tests/linux" ]; then
+		echo linux
+	else
+		echo smpalt
+	fi
+}
+
+# applies NAME KIND: scenario NAME runs against guest KIND.
+applies() {
+	case " $(scenario_guests "$1") " in *" $2 "*) return 0 ;; esac
+	return 1
+}
+
 if [ ${#scenarios[@]} -eq 0 ]; then
-	for s in "$SUITE_DIR"/*.sh; do
-		case $(basename "$s") in bench-*) continue ;; esac
+	for s in "$TOP/tests/$SUITE"/*.sh; do
 		[ -f "$s" ] && scenarios+=("$(basename "$s" .sh)")
 	done
+	if [ "$SUITE" = linux ]; then
+		for s in "$TOP"/tests/xen/*.sh; do
+			applies "$(basename "$s" .sh)" linux && scenarios+=("$(basename "$s" .sh)")
+		done
+	fi
+	for i in "${!scenarios[@]}"; do
+		case ${scenarios[$i]} in bench-*) unset "scenarios[$i]" ;; esac
+	done
+	scenarios=("${scenarios[@]}")
 fi
 [ ${#scenarios[@]} -gt 0 ] || die "no scenarios (tests/$SUITE/ is empty)"
 for s in "${scenarios[@]}"; do
 	[[ $s =~ ^[A-Za-z0-9_-]+$ ]] || die "bad scenario name '$s'"
-	[ -f "$SUITE_DIR/$s.sh" ] ||
-		{ [ "$SUITE" = xen ] && [ -f "$TOP/scripts/dom0/$s.sh" ]; } ||
-		die "no scenario '$s' (tests/$SUITE/$s.sh)"
+	[ -n "$(scenario_file "$s")" ] ||
+		die "no scenario '$s' (tests/xen/$s.sh, tests/linux/$s.sh)"
+	for g in $(scenario_guests "$s"); do
+		case " $GUEST_KINDS " in *" $g "*) ;;
+		*) die "scenario '$s': unknown guest '$g' in its '# guests:' line (one of: $GUEST_KINDS)" ;;
+		esac
+	done
 done
 if [ -n "$GUEST_ELF" ]; then
 	[ -f "$GUEST_ELF" ] || die "guest kernel $GUEST_ELF does not exist"
@@ -133,7 +199,7 @@ command -v flock >/dev/null || die "flock not found"
 # each image, after the boot of all the others (which stays as it would be
 # without them): libvirtd in dom0, or systemd as PID 1.
 needs() {
-	grep -qx "# needs: $2" "$SUITE_DIR/$1.sh" 2>/dev/null
+	grep -qx "# needs: $2" "$(scenario_file "$1")" 2>/dev/null
 }
 DOM0=${DOM0:-}
 case $DOM0 in '' | busybox | systemd) ;; *) die "DOM0='$DOM0': busybox or systemd" ;; esac
@@ -161,21 +227,21 @@ if [ "${LIBVIRT:-0}" != 1 ] && [ -z "$DOM0" ]; then
 		trap 'rm -f "$boots_log"' EXIT
 		rc=0
 		if [ ${#plain[@]} -gt 0 ]; then
-			DOM0=busybox bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" \
+			DOM0=busybox bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" \
 				"${plain[@]}" | tee "$boots_log" || rc=1
 			echo
 		fi
 		if [ ${#with_libvirt[@]} -gt 0 ]; then
 			echo "xen-run: boot with libvirt: ${with_libvirt[*]}"
 			LIBVIRT=1 XEN_OUT=${XEN_OUT:+$XEN_OUT-libvirt} bash "$0" \
-				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" "${with_libvirt[@]}" |
+				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" "${with_libvirt[@]}" |
 				tee -a "$boots_log" || rc=1
 			echo
 		fi
 		if [ ${#with_systemd[@]} -gt 0 ]; then
 			echo "xen-run: boot of the systemd dom0: ${with_systemd[*]}"
 			DOM0=systemd XEN_OUT=${XEN_OUT:+$XEN_OUT-systemd} bash "$0" \
-				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" "${with_systemd[@]}" |
+				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" "${with_systemd[@]}" |
 				tee -a "$boots_log" || rc=1
 			echo
 		fi
@@ -189,6 +255,24 @@ if [ "${LIBVIRT:-0}" != 1 ] && [ -z "$DOM0" ]; then
 fi
 export LIBVIRT=${LIBVIRT:-0}
 export DOM0=${DOM0:-busybox}
+
+# --- the scenarios that do not apply to this run's guest: SKIP, not run.
+declare -A status=() reason=()
+to_run=()
+for s in "${scenarios[@]}"; do
+	if applies "$s" "$GUEST_KIND"; then
+		to_run+=("$s")
+	else
+		status[$s]=SKIP
+		reason[$s]="for guest(s) $(scenario_guests "$s") only, this run's guest is $GUEST_KIND"
+	fi
+done
+if [ ${#to_run[@]} -eq 0 ]; then
+	for s in "${scenarios[@]}"; do echo "$s: ${status[$s]} ${reason[$s]}"; done
+	echo "xen-run: ${#scenarios[@]} scenario(s) skipped: not run, so not passed"
+	echo "0 passed, 0 failed, ${#scenarios[@]} skipped"
+	exit 0
+fi
 [ "$LIBVIRT" != 1 ] || [ "$DOM0" != systemd ] ||
 	die "LIBVIRT=1 and DOM0=systemd: no such dom0 image"
 image_note=
@@ -214,7 +298,7 @@ scenario_limit() {
 }
 default_timeout=$BOOT_ALLOWANCE
 dom0_limits=
-for s in "${scenarios[@]}"; do
+for s in "${to_run[@]}"; do
 	limit=$(scenario_limit "$s")
 	default_timeout=$((default_timeout + limit + SCENARIO_SLACK))
 	[ "$limit" = "$scenario_default_limit" ] ||
@@ -313,6 +397,23 @@ if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]
 	export LINUX_DOMU_DIR=$domu_dir
 fi
 
+# The patched Linux guest for guest linux, unless given (make test-linux
+# gives its own, or none when its kernel did not build): its busybox
+# initramfs beside a copy of the kernel of `make linux`.
+if [ "$GUEST_KIND" = linux ] && [ -z "${LINUX_SMPALT_DIR+set}" ] &&
+	[ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]; then
+	vmlinuz=${LINUX_VMLINUZ:-$CACHE/linux/out/vmlinuz}
+	if [ -f "$vmlinuz" ]; then
+		stage "linux guest: scripts/mk-linux-smpalt-domu.sh -k $vmlinuz"
+		bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$TOP/build/linux-smpalt-domu" \
+			-k "$vmlinuz" >"$RUN_DIR/linux-smpalt-domu.log" 2>&1 ||
+			{ cat "$RUN_DIR/linux-smpalt-domu.log" >&2; die "mk-linux-smpalt-domu.sh failed"; }
+		export LINUX_SMPALT_DIR=$TOP/build/linux-smpalt-domu
+	else
+		stage "linux guest: no $vmlinuz (make linux): its scenarios will fail"
+	fi
+fi
+
 # --- 2. dom0 initramfs
 if [ "$DOM0" = systemd ]; then
 	# The first build (debootstrap) takes minutes: its lines show.
@@ -321,7 +422,7 @@ if [ "$DOM0" = systemd ]; then
 		tee "$RUN_DIR/initramfs.log" | sed 's/^/    /' ||
 		die "mkdom0-systemd.sh failed"
 else
-	if [ "$SUITE" = linux ]; then
+	if [ "$GUEST_KIND" = linux ]; then
 		stage "initramfs: patched Linux guest ${LINUX_SMPALT_DIR:-<none: its scenarios will fail>}"
 	else
 		stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}$image_note"
@@ -338,15 +439,19 @@ if ! flock -n 9; then
 	flock 9
 fi
 
-tests_arg=$(IFS=$TESTS_SEP; echo "${scenarios[*]}")
-dom0_args="$DOM0_CMDLINE smpalt.xen=$XEN_VERSION smpalt.tests=$tests_arg smpalt.timeout=$scenario_default_limit"
+tests_arg=$(IFS=$TESTS_SEP; echo "${to_run[*]}")
+dom0_args="$DOM0_CMDLINE smpalt.xen=$XEN_VERSION smpalt.tests=$tests_arg"
+dom0_args+=" smpalt.guest=$GUEST_KIND smpalt.timeout=$scenario_default_limit"
 dom0_args+="$dom0_limits smpalt.soak.n=$XEN_SOAK_N smpalt.soak.seed=$XEN_SOAK_SEED"
 : >"$SERIAL"
-case " ${scenarios[*]} " in *" soak "*)
+case " ${to_run[*]} " in *" soak "*)
 	stage "soak: seed $XEN_SOAK_SEED, $XEN_SOAK_N vcpu-set calls (repeat with N=$XEN_SOAK_N SEED=$XEN_SOAK_SEED), limit $(scenario_limit soak)s" ;;
 esac
 [ "$XEN_BUSY" != 1 ] || start_hogs
-stage "qemu start: ${#scenarios[@]} scenario(s): ${scenarios[*]} (hard limit ${RUN_TIMEOUT}s)"
+skipped_note=
+[ ${#to_run[@]} -eq ${#scenarios[@]} ] ||
+	skipped_note=", $((${#scenarios[@]} - ${#to_run[@]})) not for this guest (SKIP)"
+stage "qemu start: guest $GUEST_KIND, ${#to_run[@]} scenario(s): ${to_run[*]}$skipped_note (hard limit ${RUN_TIMEOUT}s)"
 Tq=$(date +%s)
 # fd 9 (the lock) is not passed on: only this script holds it. No network
 # card: dom0 needs none, and skipping its option ROM saves boot time.
@@ -395,8 +500,7 @@ stall_allowance() {
 	fi
 }
 
-# --- 4. follow the serial log live
-declare -A status=() reason=()
+# --- 4. follow the serial log live (status and reason: declared above)
 ready=0 done_seen=0 timed_out=0 stalled=0 current= fatal=
 deadline=$((Tq + RUN_TIMEOUT))
 exec 8< <(exec tail -n +1 -F --pid="$qemu_pid" "$SERIAL" 2>/dev/null)

@@ -43,8 +43,7 @@ check_xen_view() {
 expect_guest_state() {
 	local what=$1 vals
 	guest_running || fail "after $what: domain state '$(domain_state)'"
-	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
-		data/smpalt/switches)
+	vals=$(guest_state)
 	# shellcheck disable=SC2086 # three words on purpose
 	set -- "$@" $vals
 	[ "${5:-}" = "$2" ] && [ "${6:-}" = "$3" ] && [ "${7:-}" = "$4" ] ||

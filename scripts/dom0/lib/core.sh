@@ -78,6 +78,18 @@ result() {
 
 fail() { result FAILURE "$*"; }
 
+# scenario_error MSG: end the scenario with ERROR MSG (a mistake in the
+# scenario itself) from anywhere, a command substitution included, where
+# result would end the subshell only: write the result, then kill the
+# scenario's shell ($$ is that shell's pid in a subshell too); the runner
+# keeps a result written before the kill.
+scenario_error() {
+	echo "ERROR $*" >"$RESULT_FILE"
+	echo "Test result: ERROR $*" >&2
+	kill -KILL $$
+	exit 1
+}
+
 # A random token for round trips (no external entropy tools in busybox).
 random_token() {
 	head -c 12 /dev/urandom | md5sum | cut -c1-16

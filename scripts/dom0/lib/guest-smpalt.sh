@@ -1,186 +1,7 @@
-# smpalt dom0 library: the smpalt guest (tests/xen/): the state it
-# publishes (online, mode, switches, last-switch-ns) and the waits on it,
-# its counters contract, its workload, the start and steps of a hotplug
-# scenario, its error-level console lines.
-
-# The guest's counters contract (app/work_check.c): dom0 writes a token to
-# control/smpalt/check; the guest quiesces its workload, compares its
-# totals and answers in data/smpalt/check with
-# "<token> ok items=<n>" or "<token> FAIL <which> expected=<x> got=<y>".
-CHECK_REQUEST_KEY=control/smpalt/check
-CHECK_REPLY_KEY=data/smpalt/check
-DEFAULT_CHECK_TIMEOUT=45
-
-# mode_for COUNT: the mode the text must hold with COUNT vCPUs online.
-mode_for() {
-	if [ "$1" -gt 1 ]; then echo smp; else echo up; fi
-}
-
-# wait_online COUNT TIMEOUT: poll data/smpalt/online fast until it reads
-# COUNT; sets SEEN_CS (uptime_cs when seen) and ONLINE (last value read).
-wait_online() {
-	local want=$1 end
-	end=$(($(uptime_cs) + $2 * CS_PER_SEC))
-	while :; do
-		ONLINE=$(xs_read_guest data/smpalt/online)
-		SEEN_CS=$(uptime_cs)
-		[ "$ONLINE" = "$want" ] && return 0
-		[ "$SEEN_CS" -le "$end" ] || return 1
-		usleep $FAST_POLL_USEC
-	done
-}
-
-# read_switch_state SWITCHES LAST_NS TIMEOUT: after a change, wait until
-# data/smpalt/switches reads SWITCHES and last-switch-ns differs from
-# LAST_NS (the guest writes online before switches and last-switch-ns;
-# an empty LAST_NS: no switch expected, do not wait for a new duration);
-# sets MODE, SWITCHES, LAST_NS from one read. Returns 1 on timeout.
-read_switch_state() {
-	local want=$1 old_ns=$2 end vals
-	end=$(($(uptime_cs) + $3 * CS_PER_SEC))
-	while :; do
-		vals=$(xs_read_guest_keys data/smpalt/mode \
-			data/smpalt/switches data/smpalt/last-switch-ns)
-		# shellcheck disable=SC2086 # three words on purpose
-		set -- $vals
-		MODE=${1:-} SWITCHES=${2:-} LAST_NS=${3:-}
-		[ "$SWITCHES" = "$want" ] &&
-			{ [ -z "$old_ns" ] || [ "$LAST_NS" != "$old_ns" ]; } &&
-			return 0
-		[ "$(uptime_cs)" -le "$end" ] || return 1
-		usleep $FAST_POLL_USEC
-	done
-}
-
-# wait_step COUNT SWITCHES LAST_NS TIMEOUT: after a vcpu-set, poll online,
-# mode, switches and last-switch-ns in one read until online is COUNT,
-# switches is SWITCHES and (LAST_NS not empty) last-switch-ns differs from
-# LAST_NS. SEEN_CS: the end of the first read that showed online=COUNT (an
-# upper bound, one poll late at most). Sets ONLINE, MODE, SWITCHES and
-# LAST_NS from the last read. Returns 1 on timeout.
-wait_step() {
-	local want=$1 want_sw=$2 old_ns=$3 end vals
-	end=$(($(uptime_cs) + $4 * CS_PER_SEC))
-	SEEN_CS=''
-	while :; do
-		vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
-			data/smpalt/switches data/smpalt/last-switch-ns)
-		# shellcheck disable=SC2086 # four words on purpose
-		set -- $vals
-		ONLINE=${1:-} MODE=${2:-} SWITCHES=${3:-} LAST_NS=${4:-}
-		if [ "$ONLINE" = "$want" ]; then
-			[ -n "$SEEN_CS" ] || SEEN_CS=$(uptime_cs)
-			[ "$SWITCHES" = "$want_sw" ] &&
-				{ [ -z "$old_ns" ] || [ "$LAST_NS" != "$old_ns" ]; } &&
-				return 0
-		fi
-		[ "$(uptime_cs)" -le "$end" ] || return 1
-		usleep $FAST_POLL_USEC
-	done
-}
-
-# A settled state must hold this long (centiseconds) before it counts as
-# settled: a reconcile the guest has not started yet (a watch event still
-# on its way) would move it. The guest publishes online, mode and switches
-# once at the end of each reconcile.
-SETTLE_HOLD_CS=100
-
-# wait_stable MIN MAX TIMEOUT: wait until MIN <= data/smpalt/online <= MAX,
-# mode fits it (smp iff > 1) and online, mode and switches have all held
-# for SETTLE_HOLD_CS. Sets STABLE_CS (the first read of the state that
-# held), ONLINE, MODE and SWITCHES. Returns 1 after TIMEOUT seconds.
-wait_stable() {
-	local lo=$1 hi=$2 end vals now stable_cs='' held=''
-	end=$(($(uptime_cs) + $3 * CS_PER_SEC))
-	while :; do
-		vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode \
-			data/smpalt/switches)
-		now=$(uptime_cs)
-		# shellcheck disable=SC2086 # three words on purpose
-		set -- $vals
-		ONLINE=${1:-} MODE=${2:-} SWITCHES=${3:-}
-		if ! [ "$ONLINE" -ge "$lo" ] 2>/dev/null ||
-			! [ "$ONLINE" -le "$hi" ] ||
-			[ "$MODE" != "$(mode_for "$ONLINE")" ]; then
-			stable_cs=''
-		elif [ -z "$stable_cs" ] || [ "$vals" != "$held" ]; then
-			stable_cs=$now held=$vals
-		elif [ $((now - stable_cs)) -ge $SETTLE_HOLD_CS ]; then
-			STABLE_CS=$stable_cs
-			return 0
-		fi
-		[ "$now" -le "$end" ] || return 1
-		usleep $FAST_POLL_USEC
-	done
-}
-
-# check_counters [TIMEOUT]: run the counters contract once. Returns 0 with
-# CHECK_ITEMS set when the guest answers ok, 1 when it answers FAIL, 2 when
-# it does not answer in time; CHECK_REPLY holds the answer (or why none).
-check_counters() {
-	local timeout=${1:-$DEFAULT_CHECK_TIMEOUT} token end reply=
-	token=$(random_token)
-	CHECK_ITEMS=
-	xs_write_guest $CHECK_REQUEST_KEY "$token" || {
-		CHECK_REPLY="cannot write $CHECK_REQUEST_KEY"
-		return 2
-	}
-	end=$(($(uptime_cs) + timeout * CS_PER_SEC))
-	while :; do
-		reply=$(xs_read_guest $CHECK_REPLY_KEY)
-		case $reply in "$token "*) break ;; esac
-		if [ "$(uptime_cs)" -gt "$end" ]; then
-			CHECK_REPLY="no answer to check $token within ${timeout}s (data/smpalt/check: '${reply:-<absent>}')"
-			return 2
-		fi
-		usleep $POLL_USEC
-	done
-	CHECK_REPLY=${reply#"$token "}
-	log "counters check $token: $CHECK_REPLY"
-	case $CHECK_REPLY in
-	"ok items="*)
-		CHECK_ITEMS=${CHECK_REPLY#ok items=}
-		CHECK_ITEMS=${CHECK_ITEMS%% *}
-		return 0
-		;;
-	esac
-	return 1
-}
-
-# expect_lost_update CHECKS EVERY COUNTERS: for a guest whose lock sites
-# are left in UP form on purpose, run the counters check every EVERY
-# seconds, at most CHECKS times, until it answers "FAIL <which> expected=<x>
-# got=<y>"; <which> must be one of COUNTERS (an ERE such as "locked|atomic")
-# and y < x, else the scenario fails. Returns 0 with LOST_AFTER_S (seconds
-# of checking), LOST_WHICH, LOST_EXPECTED and LOST_GOT set; ends the
-# scenario with ERROR when a check gets no answer, and returns 1 when every
-# check answered ok (the check did not see the lost updates).
-expect_lost_update() {
-	local checks=$1 every=$2 counters=$3 n=0 rc
-	while [ $n -lt "$checks" ]; do
-		n=$((n + 1))
-		sleep "$every"
-		check_counters
-		rc=$?
-		case $rc in
-		0)
-			log "check $n of $checks: ok items=$CHECK_ITEMS (no lost update yet)"
-			continue
-			;;
-		2) result ERROR "counters check $n: $CHECK_REPLY" ;;
-		esac
-		# shellcheck disable=SC2086 # split into words on purpose
-		set -- $CHECK_REPLY
-		LOST_WHICH=${2:-} LOST_EXPECTED=${3#expected=} LOST_GOT=${4#got=}
-		echo "$LOST_WHICH" | grep -qxE -- "$counters" ||
-			fail "counters check $n failed on '$LOST_WHICH', not on the unlocked counters ($counters): $CHECK_REPLY"
-		[ "$LOST_GOT" -lt "$LOST_EXPECTED" ] 2>/dev/null ||
-			fail "counters check $n: $CHECK_REPLY: expected fewer than $LOST_EXPECTED (lost updates)"
-		LOST_AFTER_S=$((n * every))
-		return 0
-	done
-	return 1
-}
+# smpalt dom0 library: the smpalt guest kernel (tests/xen/) and its driver
+# (driver.sh says what a driver provides): its boot, its demand workload,
+# the start of a hotplug scenario under load, its error-level console
+# lines. The state it publishes and the counters check: state.sh.
 
 # start_workload DEMAND [TIMEOUT]: set control/smpalt/demand and wait until
 # the guest reports a positive throughput. Returns 1 on timeout.
@@ -199,7 +20,7 @@ start_workload() {
 
 # boot_under_load DEMAND BOOT_TIMEOUT STEP_TIMEOUT WORKLOAD_TIMEOUT
 #                 [xl key=value ...]:
-# the start of a hotplug scenario: guest_boot (vcpus=1 from the config),
+# the start of a hotplug scenario: smpalt_boot (vcpus=1 from the config),
 # data/smpalt/online 1, start_workload DEMAND, switches 0 and mode up (no
 # switch since the boot's own), Xen agreeing (check_xen_view "after boot").
 # Fails the scenario at the first of these that does not happen within its
@@ -207,7 +28,7 @@ start_workload() {
 boot_under_load() {
 	local demand=$1 boot_timeout=$2 step_timeout=$3 workload_timeout=$4
 	shift 4
-	guest_boot "$boot_timeout" "$@"
+	smpalt_boot "$boot_timeout" "$@"
 	wait_online 1 "$step_timeout" ||
 		fail "online is '$ONLINE' after boot, expected 1"
 	start_workload "$demand" "$workload_timeout" ||
@@ -216,23 +37,6 @@ boot_under_load() {
 		fail "after boot: switches is '$SWITCHES', expected 0"
 	[ "$MODE" = up ] || fail "after boot: mode is '$MODE', expected up"
 	check_xen_view "after boot"
-}
-
-# vcpu_set_step COUNT SWITCHES LAST_NS TIMEOUT [WHAT]: vcpu_set COUNT, then
-# wait_step COUNT SWITCHES LAST_NS TIMEOUT (LAST_NS empty: no new switch
-# duration awaited), and the mode must fit COUNT. Fails the scenario, its
-# messages starting with WHAT (default "vcpu-set COUNT"). Sets STEP_MS
-# (from the call to the first read that showed online=COUNT), ONLINE,
-# MODE, SWITCHES and LAST_NS.
-vcpu_set_step() {
-	local n=$1 sw=$2 old_ns=$3 timeout=$4 what="${5:-vcpu-set $1}" start
-	start=$(uptime_cs)
-	vcpu_set "$n" || fail "$what: xl vcpu-set $GUEST $n failed"
-	wait_step "$n" "$sw" "$old_ns" "$timeout" ||
-		fail "$what: after ${timeout}s online='$ONLINE' mode='$MODE' switches='$SWITCHES' last-switch-ns='$LAST_NS', expected online $n, switches $sw${old_ns:+ and a new duration}"
-	STEP_MS=$(((SEEN_CS - start) * CS_TO_MS))
-	[ "$MODE" = "$(mode_for "$n")" ] ||
-		fail "$what: online=$n but mode is '$MODE', expected $(mode_for "$n")"
 }
 
 # The guest's verdict is its own: every error-level line of the smpalt
@@ -253,3 +57,57 @@ console_alarm() {
 	fi
 	printf '%s\n' "$lines" | head -n1
 }
+
+# ------------------------------------------------- the smpalt driver
+# smpalt_param NAME: the smpalt guest's limits (seconds) and load, with
+# room for a busy machine (steps took up to 9.5 s on a loaded one).
+smpalt_param() {
+	case $1 in
+	boot_timeout) echo 60 ;;
+	step_timeout) echo 45 ;;
+	settle_timeout) echo 45 ;;
+	workload_timeout) echo 30 ;;
+	demand) echo 300 ;; # work for three vCPUs
+	load) echo "demand $(smpalt_param demand)" ;;
+	*) return 1 ;;
+	esac
+}
+
+# smpalt_boot TIMEOUT [xl key=value ...]: require_guest (SKIP without the
+# kernel), xl create of smpalt.cfg with the extra config, then its ready
+# line within TIMEOUT.
+smpalt_boot() {
+	local timeout=$1
+	shift
+	require_guest
+	guest_create "$@"
+	guest_wait_ready "$timeout"
+}
+
+# smpalt_load: the demand workload the scenarios run under, running.
+smpalt_load() {
+	start_workload "$(smpalt_param demand)" "$(smpalt_param workload_timeout)" ||
+		fail "demand $(smpalt_param demand): throughput never became positive"
+}
+
+smpalt_start_up() {
+	boot_under_load "$(smpalt_param demand)" "$(smpalt_param boot_timeout)" \
+		"$(smpalt_param step_timeout)" "$(smpalt_param workload_timeout)" "$@"
+}
+
+smpalt_state() { published_state; }
+smpalt_alarm() { console_alarm; }
+
+# smpalt_clean WHAT: no error-level console line, the domain runs.
+smpalt_clean() {
+	local alarm
+	alarm=$(console_alarm) && fail "$1: guest console: $alarm"
+	guest_running || fail "$1: domain state '$(domain_state)'"
+}
+
+smpalt_counters_ok() {
+	counters_ok "$1"
+	smpalt_clean "$1: after the counters check"
+}
+
+smpalt_destroy() { domain_destroy; }

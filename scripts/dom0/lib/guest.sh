@@ -1,45 +1,50 @@
 # smpalt dom0 library: a scenario's guest whatever its kernel: create,
-# boot, destroy, its console log (waits, lines since a mark), a verdict
-# the guest gives itself (guest_test_result).
+# wait for its ready line, destroy, its console log (waits, lines since a
+# mark), a verdict the guest gives itself (guest_test_result). The guest
+# kinds' own parts are their drivers (driver.sh).
 
 # The guest kernel must be in the initramfs, else the scenario cannot run.
 require_guest() {
 	[ -f "$SMPALT_ELF" ] || result SKIP "no guest kernel at $SMPALT_ELF"
 }
 
-# guest_create [xl key=value ...]: create this scenario's guest, named
-# smpalt-<scenario> so that each scenario has its own console log.
-# Sets GUEST, DOMID, CONSOLE_LOG and CREATE_CS.
-guest_create() {
+# domain_create CFG [xl key=value ...]: create this scenario's guest from
+# the xl config CFG, named smpalt-<scenario> so that each scenario has its
+# own console log. Sets GUEST, DOMID, CONSOLE_LOG and CREATE_CS.
+domain_create() {
+	local cfg=$1
+	shift
 	GUEST=smpalt-$SCENARIO
 	CONSOLE_LOG=$CONSOLE_DIR/guest-$GUEST.log
 	rm -f "$CONSOLE_LOG"
 	CREATE_CS=$(now_cs)
-	log "xl create $SMPALT_CFG name=\"$GUEST\" $*"
-	xl create -q "$SMPALT_CFG" "name=\"$GUEST\"" "$@" ||
+	log "xl create $cfg name=\"$GUEST\" $*"
+	xl create -q "$cfg" "name=\"$GUEST\"" "$@" ||
 		fail "xl create failed"
 	DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "xl domid $GUEST failed after create"
 	log "created $GUEST as domain $DOMID in $(since "$CREATE_CS") s"
 }
 
-# The console line the guest prints once it serves xenstore (kernel/main.c).
-GUEST_READY="smpalt: ready"
-
-# guest_boot TIMEOUT [xl key=value ...]: require_guest, guest_create with
-# the extra xl config, then wait up to TIMEOUT seconds for GUEST_READY on
-# the console; the scenario fails if it does not come.
-guest_boot() {
-	local timeout=$1
-	shift
-	require_guest
-	guest_create "$@"
-	wait_for_console "$GUEST_READY" "$timeout" ||
-		fail "no '$GUEST_READY' within ${timeout}s"
+# guest_create [xl key=value ...]: domain_create of SMPALT_CFG (the smpalt
+# guest's installed config, unless the scenario names another).
+guest_create() {
+	domain_create "$SMPALT_CFG" "$@"
 }
 
-# guest_destroy: keep the guest's xenstore home in the scenario log, then
-# xl destroy it and wait until it is gone.
-guest_destroy() {
+# The console line both guest kinds print once they serve xenstore (the
+# smpalt kernel's kernel/main.c, the patched Linux's first publication).
+GUEST_READY="smpalt: ready"
+
+# guest_wait_ready TIMEOUT: GUEST_READY on the console within TIMEOUT
+# seconds, or the scenario fails.
+guest_wait_ready() {
+	wait_for_console "$GUEST_READY" "$1" ||
+		fail "no '$GUEST_READY' within ${1}s"
+}
+
+# domain_destroy: keep the guest's xenstore home in the scenario log, then
+# xl destroy it and wait until it is gone (what every driver's destroy does).
+domain_destroy() {
 	echo "--- xenstore of $GUEST (domain $DOMID) before destroy"
 	xenstore-ls -f "/local/domain/$DOMID" 2>&1
 	echo "---"

@@ -45,20 +45,33 @@ scenario_timeout() {
 		"$(cmdline_value 'smpalt\.timeout' $DEFAULT_SCENARIO_TIMEOUT)"
 }
 
-# run_scenario NAME: run $SCENARIO_DIR/NAME.sh under a time limit, then send
-# its log, the guest consoles and a xenstore dump, then its result line.
+# run_guest_kind: the guest kind of this run, smpalt.guest= on the dom0
+# command line (scripts/xen-run.sh -G), smpalt by default; the scenarios
+# get it as GUEST_KIND (driver.sh).
+run_guest_kind() {
+	cmdline_value 'smpalt\.guest' smpalt
+}
+
+# run_scenario NAME: run $SCENARIO_DIR/NAME.sh under a time limit, with the
+# run's guest kind (the harness has left out, as SKIP, every scenario whose
+# "# guests:" do not include it), then send its log, the guest consoles and
+# a xenstore dump, then its result line.
 run_scenario() {
 	local name=$1 script=$SCENARIO_DIR/$1.sh rf=$RESULTS_DIR/$1.result
-	local logf=$RESULTS_DIR/$1.log limit rc status reason start
+	local logf=$RESULTS_DIR/$1.log limit rc status reason start kind
 	limit=$(scenario_timeout "$name")
+	kind=$(run_guest_kind)
 	echo "@@SMPALT START $name"
 	start=$(now_cs)
 	rm -f "$rf"
 	if [ ! -f "$script" ]; then
 		echo "ERROR no scenario script $script in the initramfs" >"$rf"
 		: >"$logf"
+	elif ! guest_driver_ok "$kind"; then
+		echo "ERROR no driver for guest kind '$kind' (smpalt.guest=; scripts/dom0/lib/driver.sh)" >"$rf"
+		: >"$logf"
 	else
-		SCENARIO=$name RESULT_FILE=$rf timeout -s KILL "$limit" \
+		SCENARIO=$name GUEST_KIND=$kind RESULT_FILE=$rf timeout -s KILL "$limit" \
 			sh -c ". $SMPALT_DIR/lib.sh; . $script" >"$logf" 2>&1 </dev/null
 		rc=$?
 		if [ ! -s "$rf" ]; then
