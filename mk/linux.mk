@@ -16,3 +16,10 @@ KVER ?= 6.1
 .PHONY: linux
 linux:
 	@KVER=$(KVER) bash $(TOP)/scripts/build-linux.sh
+
+# make upstream SIGNOFF="Name <address>": the 7.2 series as numbered mails
+# with a cover letter in out/upstream/ (scripts/upstream-linux.sh); it
+# refuses without SIGNOFF.
+.PHONY: upstream
+upstream:
+	@SIGNOFF='$(SIGNOFF)' bash $(TOP)/scripts/upstream-linux.sh
