@@ -1,7 +1,10 @@
-# Tests of the patched Linux 6.1 guest (patches/linux-6.1/, `make linux`).
+# Tests of the patched Linux guest (patches/linux-KVER/, `make linux`), for
+# KVER=6.1 (the default), 6.12 or 7.2 (mk/linux.mk).
 #
-#   make test-linux               make linux; every patch of the series
-#                                 applies in order and is checkpatch-clean;
+#   make test-linux [KVER=...]    make linux KVER=...; every patch of the
+#                                 series applies in order and is clean
+#                                 under checkpatch --strict; the dom0
+#                                 image carries that version's kernel;
 #                                 the guest's initramfs; every scenario in
 #                                 tests/linux/ on real Xen in QEMU, one boot
 #   make test-linux TESTS="a b"   the same with some of the scenarios
@@ -12,4 +15,4 @@
 .PHONY: test-linux
 
 test-linux: deps
-	@XEN_BUSY=$(BUSY) bash $(TOP)/scripts/test-linux.sh $(TESTS)
+	@KVER=$(KVER) XEN_BUSY=$(BUSY) bash $(TOP)/scripts/test-linux.sh $(TESTS)

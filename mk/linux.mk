@@ -1,17 +1,25 @@
-# Stock Linux 6.1 as a Xen PV domU with the smpalt series (patches/linux-6.1/:
+# Stock Linux as a Xen PV domU with the smpalt series (patches/linux-KVER/:
 # UP code while one vCPU is online, SMP code while more are, vCPUs added by
-# xl vcpu-set onlined by the kernel itself).
+# xl vcpu-set onlined by the kernel itself), for KVER=6.1 (the default),
+# 6.12 or 7.2 (scripts/lib/linux-version.sh).
 #
-#   make linux   Debian's linux-source-6.1 with the series applied, built
-#                from tinyconfig + patches/linux-6.1/xen-pv-guest.config
-#                (scripts/build-linux.sh): cache/linux/out/vmlinuz (the
-#                bzImage, loaded by xl as a PV kernel) and
-#                cache/linux/out/config. Minutes the first time, seconds
-#                when nothing changed.
+#   make linux [KVER=...]  Debian's linux-source-KVER with the series
+#                applied, built from tinyconfig +
+#                patches/linux-KVER/xen-pv-guest.config
+#                (scripts/build-linux.sh): out/vmlinuz (the bzImage, loaded
+#                by xl as a PV kernel) and out/config in cache/linux/ (6.1)
+#                or cache/linux-KVER/. Minutes the first time, seconds when
+#                nothing changed.
 
-LINUX_OUT     := $(CACHE)/linux/out
-LINUX_VMLINUZ := $(LINUX_OUT)/vmlinuz
+KVER ?= 6.1
 
 .PHONY: linux
 linux:
-	@bash $(TOP)/scripts/build-linux.sh
+	@KVER=$(KVER) bash $(TOP)/scripts/build-linux.sh
+
+# make upstream SIGNOFF="Name <address>": the 7.2 series as numbered mails
+# with a cover letter in out/upstream/ (scripts/upstream-linux.sh); it
+# refuses without SIGNOFF.
+.PHONY: upstream
+upstream:
+	@SIGNOFF='$(SIGNOFF)' bash $(TOP)/scripts/upstream-linux.sh

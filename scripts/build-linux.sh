@@ -1,47 +1,54 @@
 #!/bin/bash
-# Build the Linux 6.1 Xen PV domU with the smpalt series: Debian's
-# linux-source-6.1 with patches/linux-6.1/series applied, configured from
-# `make tinyconfig` plus patches/linux-6.1/xen-pv-guest.config.
+# Build the Linux Xen PV domU with the smpalt series, for one version:
+# KVER=6.1 (default), 6.12 or 7.2, each Debian's linux-source-$KVER with
+# patches/linux-$KVER/series applied, configured from `make tinyconfig`
+# plus patches/linux-$KVER/xen-pv-guest.config. What depends on the
+# version (the series, the source package and its Debian suite, the cache
+# folder L: cache/linux/ for 6.1, cache/linux-$KVER/ otherwise) is in
+# scripts/lib/linux-version.sh.
 #
 # Steps, each skipped when already done:
-#   1. linux-source-6.1's .deb into cache/linux/debs/ (apt-get download, as
-#      scripts/fetch-xen.sh fetches packages; about 140 MB), unless the
-#      pristine tree of step 2 is already there
-#   2. its source tarball unpacked once into cache/linux/linux-source-6.1/
+#   1. linux-source-$KVER's .deb into L/debs/ (apt-get download, as
+#      scripts/fetch-xen.sh fetches packages; about 150 MB; from the
+#      version's suite through a private apt list in L/apt/ when it is not
+#      the machine's), unless the pristine tree of step 2 is already there
+#   2. its source tarball unpacked once into L/linux-source-$KVER/
 #      (pristine, never modified)
-#   3. a fresh copy in cache/linux/src/ with the series applied in order
+#   3. a fresh copy in L/src/ with the series applied in order
 #      (patch -p1; a patch that does not apply stops the build)
-#   4. tinyconfig + the fragment + olddefconfig in cache/linux/build/; every
+#   4. tinyconfig + the fragment + olddefconfig in L/build/; every
 #      option the fragment sets is checked in the resulting .config
 #      (olddefconfig silently drops an option whose dependencies are unmet)
-#   5. make bzImage -j$(nproc) in cache/linux/build/, kept between runs: a
+#   5. make bzImage -j$(nproc) in L/build/, kept between runs: a
 #      rebuild compiles what the series changed (a file the last build
 #      compiled keeps that copy's time if its content is the same, any
 #      other file a series touches gets the time of now, so that no stale
 #      object survives)
-# and writes cache/linux/out/vmlinuz (the bzImage, which xl loads as a PV
-# kernel) and cache/linux/out/config.
+# and writes L/out/vmlinuz (the bzImage, which xl loads as a PV kernel)
+# and L/out/config.
 #
-# A run with nothing changed takes seconds: cache/linux/out/stamp holds the
+# A run with nothing changed takes seconds: L/out/stamp holds the
 # hash of the series, its patches, the config fragment and this script.
 #
-# Usage: scripts/build-linux.sh [-f]    (-f: build even if up to date)
+# Usage: [KVER=6.1|6.12|7.2] scripts/build-linux.sh [-f]
+#        (-f: build even if up to date)
 # CACHE=dir overrides cache/, JOBS=n the parallel jobs (default nproc).
 set -euo pipefail
 
 . "$(dirname "$0")/lib/host.sh"
 host_script build-linux
-SERIES_DIR=$TOP/patches/linux-6.1
+# Everything that depends on the version (KVER): scripts/lib/linux-version.sh.
+. "$TOP/scripts/lib/linux-version.sh"
+SERIES_DIR=$LINUX_SERIES_DIR
 SERIES=$SERIES_DIR/series
 FRAGMENT=$SERIES_DIR/xen-pv-guest.config
-LINUX_CACHE=$CACHE/linux
 DEBS=$LINUX_CACHE/debs
 PKG_ROOT=$LINUX_CACHE/pkg
-PRISTINE=$LINUX_CACHE/linux-source-6.1
+PRISTINE=$LINUX_PRISTINE
 SRC=$LINUX_CACHE/src
 BUILD=$LINUX_CACHE/build
 OUT=$LINUX_CACHE/out
-SOURCE_PKG=linux-source-6.1
+SOURCE_PKG=$LINUX_SOURCE_PKG
 JOBS=${JOBS:-$(nproc)}
 
 log() { echo "build-linux: $*"; }
@@ -81,6 +88,28 @@ done
 	die "libelf headers missing (package libelf-dev; scripts/install-deps.sh)"
 
 mkdir -p "$DEBS" "$OUT"
+
+# apt-get for the version's suite: the machine's sources when the suite is
+# its own (no LINUX_SUITE), otherwise a private source list, package lists
+# and cache in $LINUX_CACHE/apt/, so that the machine's apt setup is left
+# as it is. The mirror is the machine's Debian mirror (LINUX_MIRROR
+# overrides it).
+apt_get() {
+	local d=$LINUX_CACHE/apt mirror
+	if [ -z "$LINUX_SUITE" ]; then
+		apt-get "$@"
+		return
+	fi
+	mirror=${LINUX_MIRROR:-$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources 2>/dev/null |
+		grep -oE 'https?://[^ ]+/debian/?( |$)' | head -1 | tr -d ' ')}
+	mirror=${mirror:-http://deb.debian.org/debian}
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $LINUX_SUITE main" \
+		>"$d/sources.list"
+	apt-get -o Dir::Etc::sourcelist="$d/sources.list" -o Dir::Etc::sourceparts=- \
+		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" "$@"
+}
 # One build at a time: several worktrees share this cache.
 exec 8>"$LINUX_CACHE/.build.lock"
 if ! flock -n 8; then
@@ -98,12 +127,13 @@ fi
 # (downloaded only when neither the tree nor the package is there).
 if [ ! -f "$PRISTINE/Makefile" ]; then
 	if ! compgen -G "$DEBS/${SOURCE_PKG}_*.deb" >/dev/null; then
-		log "downloading $SOURCE_PKG into $DEBS (about 140 MB)"
-		chmod 0755 "$DEBS"
-		if ! (cd "$DEBS" && apt-get download -q "$SOURCE_PKG" >/dev/null 2>&1); then
+		log "downloading $SOURCE_PKG${LINUX_SUITE:+ ($LINUX_SUITE)} into $DEBS (about 150 MB)"
+		# apt's download user must be able to write there.
+		chmod 0777 "$DEBS"
+		if ! (cd "$DEBS" && apt_get download -q "$SOURCE_PKG" >/dev/null 2>&1); then
 			log "refreshing package lists (apt-get update)"
-			apt-get update -q >/dev/null || die "apt-get update failed"
-			(cd "$DEBS" && apt-get download -q "$SOURCE_PKG" >/dev/null 2>&1) ||
+			apt_get update -q >/dev/null || die "apt-get update failed"
+			(cd "$DEBS" && apt_get download -q "$SOURCE_PKG" >/dev/null 2>&1) ||
 				die "apt-get download $SOURCE_PKG failed"
 		fi
 	fi

@@ -1,10 +1,12 @@
 #!/bin/bash
-# Build the busybox initramfs of the patched Linux 6.1 PV domU that
+# Build the busybox initramfs of the patched Linux PV domU that
 # `make test-linux` tests (tests/linux/, xl-configs/linux-smpalt.cfg), and
-# put it beside a copy of the patched kernel.
+# put it beside a copy of the patched kernel of the version KVER (6.1,
+# 6.12 or 7.2; default 6.1; scripts/lib/linux-version.sh). The initramfs
+# is the same for every version.
 #
 # The kernel itself onlines the vCPUs `xl vcpu-set` adds and publishes its
-# state in xenstore (patches/linux-6.1/), so /init does no hotplug work: it
+# state in xenstore (patches/linux-KVER/), so /init does no hotplug work: it
 # mounts proc, sysfs, devtmpfs and debugfs, prints one console line
 #     linux-smpalt: init, online <list>, present <list>
 # then idles, printing
@@ -21,9 +23,11 @@
 # rounds of CS centiseconds, one console line each), pinned to cpu 0
 # (tests/xen/bench-linux-smpalt.sh).
 #
-# Usage: scripts/mk-linux-smpalt-domu.sh [-o DIR] [-k VMLINUZ]
-#   DIR      default cache/linux-smpalt-domu
-#   VMLINUZ  the patched kernel, default cache/linux/out/vmlinuz (make linux)
+# Usage: [KVER=...] scripts/mk-linux-smpalt-domu.sh [-o DIR] [-k VMLINUZ]
+#   DIR      default cache/linux-smpalt-domu (6.1), else
+#            cache/linux-KVER/smpalt-domu
+#   VMLINUZ  the patched kernel, default cache/linux/out/vmlinuz (6.1), else
+#            cache/linux-KVER/out/vmlinuz (make linux KVER=...)
 # Writes DIR/initrd.gz and DIR/vmlinuz (a copy of VMLINUZ); the dom0
 # initramfs carries both when LINUX_SMPALT_DIR=DIR is set for
 # scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run (busybox).
@@ -63,14 +67,15 @@ set -euo pipefail
 host_script mk-linux-smpalt-domu
 BUSYBOX=$CACHE/xen/root/bin/busybox
 
-out=$CACHE/linux-smpalt-domu
-vmlinuz=$CACHE/linux/out/vmlinuz
+. "$TOP/scripts/lib/linux-version.sh"
+out=$LINUX_DOMU_SMPALT
+vmlinuz=$LINUX_VMLINUZ
 opt_value -o out "a folder"
 opt_value -k vmlinuz "a kernel image"
 parse_args "$@"
 
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/fetch-xen.sh first"
-[ -f "$vmlinuz" ] || die "$vmlinuz missing: run make linux first"
+[ -f "$vmlinuz" ] || die "$vmlinuz missing: run make linux KVER=$KVER first"
 for t in cpio gzip; do
 	command -v $t >/dev/null || die "$t not found (scripts/install-deps.sh)"
 done

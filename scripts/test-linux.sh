@@ -1,13 +1,17 @@
 #!/bin/bash
-# make test-linux: everything that tests the patched Linux 6.1 guest
-# (patches/linux-6.1/, built by `make linux`), in one run:
-#   1. make linux: cache/linux/out/vmlinuz must come out of it;
-#   2. every patch named in patches/linux-6.1/series, in order: it applies
-#      with `patch -p1` to a fresh copy of the pristine tree
-#      (cache/linux/linux-source-6.1, after the patches before it), and
-#      that tree's scripts/checkpatch.pl --strict finds nothing (no
-#      error, no warning, no check);
-#   3. the guest's busybox initramfs (scripts/mk-linux-smpalt-domu.sh);
+# make test-linux [KVER=6.1|6.12|7.2]: everything that tests the patched
+# Linux guest of one version (patches/linux-$KVER/, built by
+# `make linux KVER=...`; default 6.1; the version's paths:
+# scripts/lib/linux-version.sh), in one run:
+#   1. make linux KVER=...: its out/vmlinuz must come out of it;
+#   2. every patch named in patches/linux-$KVER/series, in order: it
+#      applies with `patch -p1` to a fresh copy of the pristine tree
+#      (linux-source-$KVER in the version's cache folder, after the patches
+#      before it), and that tree's scripts/checkpatch.pl --strict finds
+#      nothing (no error, no warning, no check);
+#   3. the guest's busybox initramfs (scripts/mk-linux-smpalt-domu.sh),
+#      beside a copy of that version's kernel, which the dom0 image then
+#      carries;
 #   4. the scenarios of the Linux guest on real Xen in QEMU, one boot
 #      (scripts/xen-run.sh -s linux: those in tests/linux/, the stock-kernel
 #      control included, and those in tests/xen/ whose "# guests:" line
@@ -17,18 +21,20 @@
 # patched kernel its scenarios run and fail, saying so. The last line is
 # "N passed, N failed" (a skipped scenario counts as failed).
 #
-# Usage: scripts/test-linux.sh [scenario ...]   (default: all of step 4's)
-# Environment: LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU hogs
-# beside QEMU, as for make test-xen). Results in out/linux/<timestamp>/
-# (out/linux/latest).
+# Usage: [KVER=...] scripts/test-linux.sh [scenario ...]   (default: all
+# of step 4's)
+# Environment: KVER, LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU
+# hogs beside QEMU, as for make test-xen). Results in
+# out/linux/<timestamp>/ (out/linux/latest).
 set -uo pipefail
 
 . "$(dirname "$0")/lib/host.sh"
-PRISTINE=${LINUX_PRISTINE:-$CACHE/linux/linux-source-6.1}
-SERIES_DIR=$TOP/patches/linux-6.1
+. "$TOP/scripts/lib/linux-version.sh"
+PRISTINE=$LINUX_PRISTINE
+SERIES_DIR=$LINUX_SERIES_DIR
 SERIES=$SERIES_DIR/series
-VMLINUZ=$CACHE/linux/out/vmlinuz
-DOMU_DIR=$CACHE/linux-smpalt-domu
+VMLINUZ=$LINUX_VMLINUZ
+DOMU_DIR=$LINUX_DOMU_SMPALT
 # Lines of a failing step's output shown here (the whole of it is in the
 # results folder).
 SHOW_LINES=30
@@ -41,7 +47,7 @@ RUN_DIR=$TOP/out/linux/$stamp
 mkdir -p "$RUN_DIR"
 ln -sfn "$RUN_DIR" "$TOP/out/linux/latest"
 T0=$(date +%s)
-echo "test-linux: results in $RUN_DIR"
+echo "test-linux: Linux $KVER (patches/linux-$KVER), results in $RUN_DIR"
 
 # show LOG: the end of a failing step's log, indented.
 show() {
@@ -53,15 +59,15 @@ show() {
 # is not used when this one fails.
 t=$(date +%s)
 kernel=
-if make -C "$TOP" --no-print-directory linux >"$RUN_DIR/make-linux.log" 2>&1; then
+if make -C "$TOP" --no-print-directory linux KVER="$KVER" >"$RUN_DIR/make-linux.log" 2>&1; then
 	if [ -f "$VMLINUZ" ]; then
-		ok "make linux" "$VMLINUZ ($(du -h "$VMLINUZ" | cut -f1), $(($(date +%s) - t)) s)"
+		ok "make linux KVER=$KVER" "$VMLINUZ ($(du -h "$VMLINUZ" | cut -f1), $(($(date +%s) - t)) s)"
 		kernel=$VMLINUZ
 	else
-		ko "make linux" "it succeeded but wrote no $VMLINUZ"
+		ko "make linux KVER=$KVER" "it succeeded but wrote no $VMLINUZ"
 	fi
 else
-	ko "make linux" "failed after $(($(date +%s) - t)) s"
+	ko "make linux KVER=$KVER" "failed after $(($(date +%s) - t)) s"
 	show "$RUN_DIR/make-linux.log"
 fi
 
@@ -146,6 +152,17 @@ else
 fi
 
 # --- 4. the scenarios, one Xen boot
+# The 6.12 and 7.2 series are ports of the first 6.1 series: by default
+# they run the scenarios that series has; the others need the 6.1 series'
+# later patches ported first.
+FIRST_SERIES_TESTS=(linux-boot-up linux-save-restore linux-stock lost-update
+	maxvcpus-1 vcpu-set-sequence vcpu-set-storm vcpu-set-toggle)
+if [ $# -eq 0 ] && [ "$KVER" != 6.1 ]; then
+	left=$(cd "$TOP/tests/linux" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
+		grep -vxF -f <(printf '%s\n' "${FIRST_SERIES_TESTS[@]}") | tr '\n' ' ')
+	echo "test-linux: Linux $KVER carries the first series: its ${#FIRST_SERIES_TESTS[@]} scenarios run; left out until the later 6.1 patches are ported: $left"
+	set -- "${FIRST_SERIES_TESTS[@]}"
+fi
 LINUX_SMPALT_DIR=$domu XEN_OUT=$RUN_DIR/xen \
 	bash "$TOP/scripts/xen-run.sh" -s linux "$@" 2>&1 | tee "$RUN_DIR/xen-run.txt"
 rc=${PIPESTATUS[0]}

@@ -1,0 +1,195 @@
+#!/bin/bash
+# make upstream SIGNOFF="Name <address>": the Linux 7.2 series
+# (patches/linux-7.2/) as numbered mails for the kernel's lists, in
+# out/upstream/: 0000-cover-letter.patch and 0001..000N, made with
+# `git format-patch --cover-letter -n --thread` from a git tree of the
+# pristine linux-source-7.2 files the series touches.
+#
+# The author (From:) and the Signed-off-by: of every patch, and the
+# maintainer of the new MAINTAINERS entry, become SIGNOFF: whoever sends
+# the series certifies its origin (Documentation/process/
+# submitting-patches.rst, "Developer's Certificate of Origin"), so there
+# is no default; without SIGNOFF the script refuses.
+#
+# The cover letter says why, what is safe and why, what it costs and
+# gains, how it was tested (the newest `make test-linux KVER=7.2` result
+# in out/linux/ when there is one), and to whom each file goes: that
+# tree's scripts/get_maintainer.pl per file, and To:/Cc: lines for the
+# whole series.
+#
+# Usage: SIGNOFF="Name <address>" scripts/upstream-linux.sh
+# Needs the pristine tree of `make linux KVER=7.2` (cache/linux-7.2/).
+set -euo pipefail
+
+. "$(dirname "$0")/lib/host.sh"
+host_script upstream
+parse_args "$@"
+KVER=7.2
+. "$TOP/scripts/lib/linux-version.sh"
+OUT_DIR=$TOP/out/upstream
+PLACEHOLDER="smpalt developers <smpalt@example.org>"
+
+SIGNOFF=${SIGNOFF:-}
+[ -n "$SIGNOFF" ] ||
+	die "SIGNOFF is not set: an anonymous sign-off cannot be accepted; run make upstream SIGNOFF=\"Your Name <you@example.com>\" (the Developer's Certificate of Origin is yours to give)"
+[[ $SIGNOFF =~ ^[^\<\>]*[^\<\>\ ]\ \<[^\<\>@\ ]+@[^\<\>@\ ]+\>$ ]] ||
+	die "SIGNOFF='$SIGNOFF' is not 'Name <address>'"
+[ "$SIGNOFF" != "$PLACEHOLDER" ] ||
+	die "SIGNOFF is the series' placeholder '$PLACEHOLDER': an anonymous sign-off cannot be accepted"
+name=${SIGNOFF% <*}
+email=${SIGNOFF##* <}
+email=${email%>}
+
+[ -f "$LINUX_PRISTINE/scripts/get_maintainer.pl" ] ||
+	die "no pristine tree at $LINUX_PRISTINE (make linux KVER=$KVER unpacks it)"
+patches=()
+while read -r p _; do
+	case $p in '' | '#'*) continue ;; esac
+	[ -f "$LINUX_SERIES_DIR/$p" ] || die "$p is listed in $LINUX_SERIES_DIR/series but missing"
+	patches+=("$LINUX_SERIES_DIR/$p")
+done <"$LINUX_SERIES_DIR/series"
+[ ${#patches[@]} -gt 0 ] || die "$LINUX_SERIES_DIR/series lists no patch"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-upstream.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The files the series touches, pristine, in a git tree of their own.
+tree=$work/linux
+mkdir -p "$tree"
+files=$(sed -n 's,^--- a/\([^[:space:]]*\).*,\1,p; s,^+++ b/\([^[:space:]]*\).*,\1,p' \
+	"${patches[@]}" | sort -u)
+for f in $files; do
+	[ ! -e "$LINUX_PRISTINE/$f" ] || install -D -m 0644 "$LINUX_PRISTINE/$f" "$tree/$f"
+done
+git() { command git -C "$tree" -c user.name="$name" -c user.email="$email" "$@"; }
+git init -q
+git add -A -f
+git commit -q -m "Linux $KVER (Debian linux-source-$KVER), the files of the series"
+git tag base
+
+# The series with SIGNOFF in place of the placeholder: From:,
+# Signed-off-by: and the new MAINTAINERS entry's M: line.
+for p in "${patches[@]}"; do
+	sed -e "s|^From: $PLACEHOLDER\$|From: $SIGNOFF|" \
+		-e "s|^Signed-off-by: $PLACEHOLDER\$|Signed-off-by: $SIGNOFF|" \
+		-e "s|^+M:\t$PLACEHOLDER\$|+M:\t$SIGNOFF|" "$p" >"$work/$(basename "$p")"
+	grep -q "^Signed-off-by: $SIGNOFF\$" "$work/$(basename "$p")" ||
+		die "$(basename "$p") has no Signed-off-by: line to stamp"
+done
+git am -q --committer-date-is-author-date "$work"/*.patch ||
+	die "the series does not apply with git am to the pristine files"
+
+# Recipients: per file, and for the whole series.
+gm() { (cd "$LINUX_PRISTINE" && perl scripts/get_maintainer.pl --no-git \
+	--no-git-fallback --no-rolestats "$@" 2>/dev/null) || true; }
+per_file=
+for f in $files; do
+	per_file+="  $f:"$'\n'
+	if [ -e "$LINUX_PRISTINE/$f" ]; then
+		per_file+=$(gm -f "$f" | sed 's/^/    /')$'\n'
+	else
+		per_file+="    (new file) $SIGNOFF"$'\n'
+		per_file+=$(gm -f "$(dirname "$f")" | sed 's/^/    /')$'\n'
+	fi
+done
+all=$(gm "$work"/*.patch)
+to=$(echo "$all" | grep -v '@vger\.kernel\.org\|@lists\.' | sort -u || true)
+cc=$(echo "$all" | grep '@vger\.kernel\.org\|@lists\.' | sort -u || true)
+
+# The newest make test-linux KVER=7.2 result, if any.
+testing="not run: run make test-linux KVER=$KVER and make upstream again"
+for d in $(ls -1d "$TOP"/out/linux/2*/ 2>/dev/null | sort -r); do
+	grep -qiF "linux-$KVER/" "$d/make-linux.log" 2>/dev/null || continue
+	[ -f "$d/xen-run.txt" ] || continue
+	testing="$(basename "$d"):"$'\n'$(grep -E '^[a-z0-9-]+: (SUCCESS|FAILURE|SKIP|ERROR)|^[0-9]+ passed, ' \
+		"$d/xen-run.txt" | cut -c1-160 | sed 's/^/  /')
+	break
+done
+
+rm -rf "$OUT_DIR"
+mkdir -p "$OUT_DIR"
+to_args=() cc_args=()
+while read -r a; do [ -z "$a" ] || to_args+=(--to="$a"); done <<<"$to"
+while read -r a; do [ -z "$a" ] || cc_args+=(--cc="$a"); done <<<"$cc"
+git format-patch -q -n --thread --cover-letter --no-signature \
+	"${to_args[@]}" "${cc_args[@]}" -o "$OUT_DIR" base
+cover=$OUT_DIR/0000-cover-letter.patch
+[ -f "$cover" ] || die "git format-patch wrote no cover letter"
+
+blurb=$work/blurb
+cat >"$blurb" <<EOF
+A Xen PV guest boots with UP code (lock prefixes patched to DS
+prefixes) while it has one CPU, switches to SMP code when a second vCPU
+comes up, and never goes back.  A guest whose vCPUs the toolstack adds
+and removes with the load (xl vcpu-set) spends most of its life on one
+vCPU paying for lock prefixes it does not need.  Switching back to UP
+on CPU offline was removed in the past because it made offlining about
+ten times slower: one text_poke() per lock site.
+
+This series makes the switch reversible for PV guests and cheap enough
+to do on every change:
+
+  1-2  x86/alternatives: one text_poke() per page of lock sites instead
+       of one per site, storing only the changed bytes;
+       alternatives_disable_smp(), the reverse of
+       alternatives_enable_smp(), with switch statistics.
+  3    x86/xen: switch to UP code in .cleanup_dead_cpu when the last
+       secondary vCPU is dead and Xen reports every other vCPU down.
+  4-5  xen/cpu_hotplug, x86/xen: the kernel onlines the vCPUs the
+       toolstack makes available, and a domU boots with vCPU 0 only
+       (the others registered hotpluggable), so it boots with UP code.
+  6    x86/xen: the form of the text, the online count and the cost of
+       the last switch in xenstore (data/smpalt/) and debugfs.
+  7    x86/xen: a counters self-test (CONFIG_XEN_SMPALT_TEST, off by
+       default) that shows lost updates if UP code ever ran on two
+       vCPUs.
+
+What is safe, and why:
+- UP code only with one CPU online and the CPU hotplug lock held for
+  writing, on the control CPU, after .cpu_die saw the dying vCPU down
+  in Xen and the hotplug core saw it dead; every other possible vCPU is
+  then asked with VCPUOP_is_up, and if any is up the switch is refused
+  (counted, logged) and the text stays SMP, which is always safe.
+- Every rewritten byte is a complete prefix in both forms (0xf0 lock,
+  0x3e DS), so the only running CPU always sees valid instructions; the
+  writes hold text_mutex and end with one sync_core().
+- No switch while CPUs go down for suspend or at shutdown.
+- Modules loaded while the text is SMP are not recorded and keep their
+  lock prefixes (safe).
+- Dom0 keeps bringing up its vCPUs itself; the xenstore keys are domU
+  only.
+
+Costs: the lock-site table is kept while maxvcpus > 1 (as today when a
+guest boots with one vCPU); a switch rewrites every recorded site
+(1453 sites on 271 pages in the test configuration).  Under QEMU TCG a
+switch took tens of milliseconds; making the last secondary vCPU go
+away took 1.3 times as long as another offline, not ten times.
+
+Gains: a one-vCPU guest runs without lock prefixes again after a scale
+down (a fork loop ran 1.06 times faster in UP code under TCG); vCPUs
+added by the toolstack are used without a user-space helper; the
+toolstack can see the form of the text and check it against Xen's view.
+
+Testing: Debian's linux-source-$KVER with the series, a minimal PV domU
+configuration, on Xen 4.17 under QEMU: boot with one of four vCPUs (UP
+code, table kept), xl vcpu-set up and down (each switch timed, the
+counters exact), storms of vcpu-set, maxvcpus=1 (table freed as
+today), save/restore, and a lost-update control that must fail with
+the lock prefix dropped.  Result of the newest run:
+$testing
+
+Recipients per file (scripts/get_maintainer.pl):
+$per_file
+EOF
+python3 - "$cover" "$blurb" <<'PY'
+import sys
+cover, blurb = sys.argv[1], sys.argv[2]
+s = open(cover).read()
+s = s.replace("*** SUBJECT HERE ***",
+              "x86/xen: reversible SMP alternatives for PV guests", 1)
+s = s.replace("*** BLURB HERE ***", open(blurb).read().rstrip("\n"), 1)
+open(cover, "w").write(s)
+PY
+! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$cover" || die "cover letter left unfilled"
+echo "upstream: $(ls "$OUT_DIR" | wc -l) files in $OUT_DIR (From/Signed-off-by: $SIGNOFF)"
+ls "$OUT_DIR" | sed 's/^/  /'
