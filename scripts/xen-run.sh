@@ -102,7 +102,7 @@ XEN_SOAK_SEED=${XEN_SOAK_SEED:-}
 SOAK_BASE_LIMIT=180         # boot, workload, counters check, upload
 SOAK_STEP_LIMIT=8           # per vcpu-set call (3.6 s seen on a loaded machine)
 # tests/linux/: two boots of the patched guest, two saves and restores, or
-# three injected bring-up failures with a vcpu-set round trip each
+# a failed bring-up and vcpu-set round trips with counters checks
 # (linux-boot-race: four boots, one and a half times this).
 LINUX_LONG_LIMIT=600
 XEN_BUSY=${XEN_BUSY:-0}
