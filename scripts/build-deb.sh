@@ -14,7 +14,8 @@
 # results/ elsewhere. Exit status: dpkg-buildpackage's.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib/host.sh"
+host_script build-deb
 OUT=$TOP/out/deb
 SRC=$OUT/src
 
@@ -23,15 +24,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS CPPFLAGS LDFLAGS
 
 rm -rf "$OUT"
 mkdir -p "$SRC"
-if [ -e "$TOP/.git" ]; then
-	(cd "$TOP" && git ls-files -z -co --exclude-standard |
-		while IFS= read -r -d '' f; do
-			[ -e "$f" ] && printf '%s\0' "$f"
-		done | tar --null -T - -cf -) | tar -x -C "$SRC"
-else
-	tar -C "$TOP" --exclude=./build --exclude=./out --exclude=./cache \
-		--exclude=./results -cf - . | tar -x -C "$SRC"
-fi
+copy_tree "$SRC"
 
 [ $# -gt 0 ] || set -- -us -uc -b
 echo "build-deb: dpkg-buildpackage $* in out/deb/src (log: out/deb/build.log)"

@@ -62,18 +62,10 @@ if [ "$(cat "$XEN_CACHE/stamps/build-deps" 2>/dev/null)" != "${BUILD_PKGS[*]}" ]
 	log "build tools installed in $(($(date +%s) - t0)) s"
 fi
 
-# A fresh copy of the tree in the root (as scripts/build-deb.sh makes one).
+# A fresh copy of the tree in the root.
 rm -rf "$XEN_ROOT/build"
 mkdir -p "$XEN_ROOT$SRC"
-if [ -e "$TOP/.git" ]; then
-	(cd "$TOP" && git ls-files -z -co --exclude-standard |
-		while IFS= read -r -d '' f; do
-			[ -e "$f" ] && printf '%s\0' "$f"
-		done | tar --null -T - -cf -) | tar -x -C "$XEN_ROOT$SRC"
-else
-	tar -C "$TOP" --exclude=./build --exclude=./out --exclude=./cache \
-		--exclude=./results -cf - . | tar -x -C "$XEN_ROOT$SRC"
-fi
+copy_tree "$XEN_ROOT$SRC"
 
 case $what in
 autoscaler)

@@ -12,6 +12,10 @@
 #                given)
 #   usage        the script's header comment: its lines from the second to
 #                the first that is not a comment, without the "# "
+#   copy_tree DIR  the tree's files into the folder DIR: the tracked and
+#                new files of a git checkout (not the ignored build
+#                outputs), or everything less build/, out/, cache/ and
+#                results/ elsewhere
 #
 # and the argument loop. A script declares its options, then hands its
 # arguments over:
@@ -97,4 +101,17 @@ parse_args() {
 			shift
 		fi
 	done
+}
+
+# copy_tree DIR: the tree's files (see the header) into the folder DIR.
+copy_tree() {
+	if [ -e "$TOP/.git" ]; then
+		(cd "$TOP" && git ls-files -z -co --exclude-standard |
+			while IFS= read -r -d '' f; do
+				[ -e "$f" ] && printf '%s\0' "$f"
+			done | tar --null -T - -cf -) | tar -x -C "$1"
+	else
+		tar -C "$TOP" --exclude=./build --exclude=./out --exclude=./cache \
+			--exclude=./results -cf - . | tar -x -C "$1"
+	fi
 }
