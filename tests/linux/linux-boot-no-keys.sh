@@ -13,19 +13,8 @@ STEP_TIMEOUT=90
 MAXVCPUS=4 # xl-configs/linux-smpalt.cfg
 AVAIL_LINE="$MAXVCPUS of $MAXVCPUS vCPUs online"
 
-for f in vmlinuz initrd.gz; do
-	[ -f "$LINUX_SMPALT_DIR/$f" ] ||
-		fail "no patched Linux guest: $LINUX_SMPALT_DIR/$f is not in the dom0 image (make linux; make test-linux carries it)"
-done
-SMPALT_ELF=$LINUX_SMPALT_DIR/vmlinuz
-require_guest
-GUEST=smpalt-$SCENARIO
-CONSOLE_LOG=$CONSOLE_DIR/guest-$GUEST.log
-rm -f "$CONSOLE_LOG"
-CREATE_CS=$(now_cs)
-log "xl create -p $LINUX_SMPALT_CFG name=\"$GUEST\""
-xl create -q -p "$LINUX_SMPALT_CFG" "name=\"$GUEST\"" || fail "xl create -p failed"
-DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "xl domid $GUEST failed after create"
+linux_require
+domain_create -p "$LINUX_SMPALT_CFG"
 xenstore-rm "$(xs_guest_path cpu)" || fail "cannot remove $(xs_guest_path cpu)"
 xl unpause "$GUEST" || fail "xl unpause $GUEST failed"
 wait_for_console "$GUEST_READY" $BOOT_TIMEOUT ||

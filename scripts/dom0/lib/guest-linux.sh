@@ -24,17 +24,24 @@ linux_alarm() {
 		grep -E -m1 -- "$LINUX_ALARM"
 }
 
+# linux_require: the patched Linux guest is in the dom0 image; the
+# scenario fails otherwise (the guest is what it tests).
+linux_require() {
+	local f
+	for f in vmlinuz initrd.gz; do
+		[ -f "$LINUX_SMPALT_DIR/$f" ] ||
+			fail "no patched Linux guest: $LINUX_SMPALT_DIR/$f is not in the dom0 image (make linux; make test-linux and make test-xen GUEST=linux carry it)"
+	done
+}
+
 # linux_boot TIMEOUT [xl key=value ...]: xl create of linux-smpalt.cfg
 # with the extra config, then "smpalt: ready" (the kernel prints it after
 # its first publication) within TIMEOUT. The guest missing from the dom0
 # image fails the scenario: it is what the scenario tests.
 linux_boot() {
-	local timeout=$1 f
+	local timeout=$1
 	shift
-	for f in vmlinuz initrd.gz; do
-		[ -f "$LINUX_SMPALT_DIR/$f" ] ||
-			fail "no patched Linux guest: $LINUX_SMPALT_DIR/$f is not in the dom0 image (make linux; make test-linux and make test-xen GUEST=linux carry it)"
-	done
+	linux_require
 	domain_create "$LINUX_SMPALT_CFG" "$@"
 	guest_wait_ready "$timeout"
 }

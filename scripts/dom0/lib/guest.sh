@@ -8,18 +8,22 @@ require_guest() {
 	[ -f "$SMPALT_ELF" ] || result SKIP "no guest kernel at $SMPALT_ELF"
 }
 
-# domain_create CFG [xl key=value ...]: create this scenario's guest from
-# the xl config CFG, named smpalt-<scenario> so that each scenario has its
-# own console log. Sets GUEST, DOMID, CONSOLE_LOG and CREATE_CS.
+# domain_create [-p] CFG [xl key=value ...]: create this scenario's guest
+# from the xl config CFG (-p: paused, as xl create -p), named
+# smpalt-<scenario> so that each scenario has its own console log. Sets
+# GUEST, DOMID, CONSOLE_LOG and CREATE_CS.
 domain_create() {
-	local cfg=$1
+	local paused='' cfg
+	[ "$1" != -p ] || { paused=-p; shift; }
+	cfg=$1
 	shift
 	GUEST=smpalt-$SCENARIO
 	CONSOLE_LOG=$CONSOLE_DIR/guest-$GUEST.log
 	rm -f "$CONSOLE_LOG"
 	CREATE_CS=$(now_cs)
-	log "xl create $cfg name=\"$GUEST\" $*"
-	xl create -q "$cfg" "name=\"$GUEST\"" "$@" ||
+	log "xl create $paused $cfg name=\"$GUEST\" $*"
+	# shellcheck disable=SC2086 # -p or nothing
+	xl create -q $paused "$cfg" "name=\"$GUEST\"" "$@" ||
 		fail "xl create failed"
 	DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "xl domid $GUEST failed after create"
 	log "created $GUEST as domain $DOMID in $(since "$CREATE_CS") s"
