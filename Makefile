@@ -49,7 +49,7 @@ include mk/quiet.mk
 all:
 
 deps:
-	@bash scripts/install-deps.sh
+	@bash scripts/build/install-deps.sh
 
 include mk/host-test.mk
 include mk/guest.mk
@@ -71,12 +71,12 @@ all: $(addprefix $(TEST_OUT)/,$(HOST_TESTS))
 # kernel, with no loop (docs/design.md, "Layers").
 .PHONY: check-layers
 check-layers:
-	@bash scripts/check-layers.sh
+	@bash scripts/check/check-layers.sh
 
 # Every test that exists; the summary script adds up each part's
 # "N passed, N failed" line and prints the total as the last line.
 test: deps
-	@bash scripts/run-all-tests.sh
+	@bash scripts/run/run-all-tests.sh
 
 clean:
 	rm -rf build out

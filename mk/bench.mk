@@ -16,7 +16,7 @@ ROUNDS  ?=
 RESULTS ?= $(TOP)/results/latest
 
 # The dom0 event stamper of the reaction-time figures (tests/bench/xs_stamp.c):
-# scripts/mkinitramfs.sh puts it in the dom0 image as
+# scripts/build/mkinitramfs.sh puts it in the dom0 image as
 # /opt/smpalt/bin/smpalt-xs-stamp.
 XS_STAMP := $(BUILD)/bench/smpalt-xs-stamp
 all: $(XS_STAMP)
@@ -26,8 +26,8 @@ $(XS_STAMP): $(TOP)/tests/bench/xs_stamp.c $(TOP)/mk/bench.mk
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $< -lxenstore
 
 bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) linux
-	@XS_STAMP=$(XS_STAMP) bash $(TOP)/scripts/bench.sh -g $(GUEST_ELF) \
+	@XS_STAMP=$(XS_STAMP) bash $(TOP)/scripts/run/bench.sh -g $(GUEST_ELF) \
 		-H $(ENG_BENCH) $(if $(ROUNDS),-r $(ROUNDS))
 
 bench-report:
-	@python3 $(TOP)/scripts/bench-report.py $(RESULTS)
+	@python3 $(TOP)/scripts/report/bench-report.py $(RESULTS)

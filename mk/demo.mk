@@ -7,7 +7,7 @@
 #                         while smpalt-autoscaler scales it; one line a
 #                         second live, then out/demo/<timestamp>/demo.png,
 #                         demo.csv and summary.txt
-#                         (scripts/run-demo-autoscale.sh)
+#                         (scripts/run/run-demo-autoscale.sh)
 #   make demo-autoscale GUEST=linux
 #                         the same with the patched Linux 6.1 guest (make
 #                         linux first): busy loops in phases, scaled by
@@ -35,7 +35,7 @@ demo-check-guest:
 	   exit 2 ;; esac
 
 demo-autoscale: demo-check-guest deps $(GUEST_ELF) $(DOM0_AUTOSCALER) $(DEMO_GUEST_DEPS_$(GUEST))
-	@bash $(TOP)/scripts/run-demo-autoscale.sh -G $(GUEST) -g $(GUEST_ELF)
+	@bash $(TOP)/scripts/run/run-demo-autoscale.sh -G $(GUEST) -g $(GUEST_ELF)
 
 demo-report:
-	@python3 $(TOP)/scripts/demo-report.py $(DEMO)
+	@python3 $(TOP)/scripts/report/demo-report.py $(DEMO)

@@ -66,7 +66,7 @@ $(ENG_OUT)/sites/%.elf: $(ENG_DIR)/sites/%.c $(ENG_HDRS)
 	$(Q)$(CC) $(ENG_CFLAGS) $(ENG_LDFLAGS) -o $@ $<
 
 check-sites: $(ENG_TEST) $(GUEST_ELF) $(ENG_BROKEN_ELF)
-	@python3 $(TOP)/scripts/check-sites.py --expect pass $(ENG_TEST) \
+	@python3 $(TOP)/scripts/check/check-sites.py --expect pass $(ENG_TEST) \
 		--expect pass $(GUEST_ELF) \
 		$(addprefix --expect fail ,$(ENG_BROKEN_ELF)) \
 		$(if $(CHECK_ELF),--expect pass $(CHECK_ELF))

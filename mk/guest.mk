@@ -98,9 +98,9 @@ $(eval $(call GUEST_IMAGE,$(GUEST_ELF),$(GUEST_OUT),$(GUEST_OBJS)))
 # counter stay in UP form while several vCPUs run (app/work_item.c,
 # SMPALT_TEST_LOSTUPDATE), so that the counters check must find lost
 # updates (tests/xen/lost-update.sh).  Every other object is the guest's
-# own; its work_item.o and symbol table are its own.  scripts/mkinitramfs.sh
-# ships it as /opt/smpalt/smpalt-lostupdate.elf when it lies beside the
-# guest kernel.
+# own; its work_item.o and symbol table are its own.
+# scripts/build/mkinitramfs.sh ships it as /opt/smpalt/smpalt-lostupdate.elf
+# when it lies beside the guest kernel.
 GUEST_LU_ELF := $(BUILD)/smpalt-lostupdate.elf
 GUEST_LU_OUT := $(GUEST_OUT)/lostupdate
 GUEST_LU_OBJS := $(filter-out $(GUEST_OUT)/app/work_item.o,$(GUEST_OBJS)) \

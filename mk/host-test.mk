@@ -25,9 +25,9 @@
 #
 # With CC= given (make CC=clang test-unit) a group runs under that
 # compiler; otherwise under gcc, then clang, each in its own build folder
-# (scripts/run-each-compiler.sh). Each run ends with "<compiler>: N
+# (scripts/run/run-each-compiler.sh). Each run ends with "<compiler>: N
 # passed, N failed" ("<compiler>-san: ..." for the -san builds;
-# scripts/run-cmocka.sh); with both compilers the last line is the total,
+# scripts/run/run-cmocka.sh); with both compilers the last line is the total,
 # "N passed, N failed".
 
 TEST_OUT      := $(BUILD)/test
@@ -54,17 +54,17 @@ ifeq ($(CC_GIVEN),)
 define HOST_TEST_GROUP
 .PHONY: $(1) $(1)-sanitize
 $(1) $(1)-sanitize:
-	+@MAKE='$$(MAKE)' bash $(TOP)/scripts/run-each-compiler.sh $$@
+	+@MAKE='$$(MAKE)' bash $(TOP)/scripts/run/run-each-compiler.sh $$@
 endef
 else
 define HOST_TEST_GROUP
 .PHONY: $(1) $(1)-sanitize
 $(1): $(addprefix $(TEST_OUT)/,$(2))
-	@bash $(TOP)/scripts/run-cmocka.sh -l $(CC_NAME) \
+	@bash $(TOP)/scripts/run/run-cmocka.sh -l $(CC_NAME) \
 		$(addprefix $(TEST_OUT)/,$(2))
 
 $(1)-sanitize: $(addprefix $(TEST_OUT)/,$(addsuffix -san,$(2)))
-	@bash $(TOP)/scripts/run-cmocka.sh -l $(CC_NAME)-san \
+	@bash $(TOP)/scripts/run/run-cmocka.sh -l $(CC_NAME)-san \
 		$(addprefix $(TEST_OUT)/,$(addsuffix -san,$(2)))
 endef
 endif

@@ -12,7 +12,7 @@
 #   make deb            the Debian packages (debian/), built from a copy of
 #                       the tree: out/deb/smpalt-{autoscaler,guest}_*.deb
 #   make test-deb       build them and check them
-# Details: docs/real-host.md. The work is done by scripts/install.sh.
+# Details: docs/real-host.md. The work is done by scripts/build/install.sh.
 # The Debian packages (debian/) are built from the same `make install`.
 
 PREFIX         ?= /usr/local
@@ -53,11 +53,11 @@ INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' SBINDIR='$(SBINDIR)' \
 install: $(INSTALL_GUEST) $(INSTALL_AUTOSCALER)
 	@$(INSTALL_ENV) GUEST_ELF='$(INSTALL_GUEST)' \
 		AUTOSCALER='$(INSTALL_AUTOSCALER)' \
-		bash $(TOP)/scripts/install.sh install
+		bash $(TOP)/scripts/build/install.sh install
 
 PURGE ?=
 uninstall:
-	@$(INSTALL_ENV) PURGE='$(PURGE)' bash $(TOP)/scripts/install.sh uninstall
+	@$(INSTALL_ENV) PURGE='$(PURGE)' bash $(TOP)/scripts/build/install.sh uninstall
 
 # install into a temporary DESTDIR, check the tree, uninstall
 # (tests/install/check-install.sh); the last line is "N passed, N failed"
@@ -72,6 +72,6 @@ test-install: $(GUEST_ELF) $(AUTOSCALER)
 test-deb:
 	@bash $(TOP)/tests/install/check-deb.sh
 
-# The packages alone (scripts/build-deb.sh): out/deb/*.deb
+# The packages alone (scripts/build/build-deb.sh): out/deb/*.deb
 deb:
-	@bash $(TOP)/scripts/build-deb.sh
+	@bash $(TOP)/scripts/build/build-deb.sh

@@ -9,10 +9,10 @@
 #                                 tests/linux/ on real Xen in QEMU, one boot
 #   make test-linux TESTS="a b"   the same with some of the scenarios
 #   make test-linux BUSY=1        the scenarios beside one CPU hog per core
-# Results in out/linux/<timestamp>/ (out/linux/latest); scripts/test-linux.sh
-# says what each step checks.
+# Results in out/linux/<timestamp>/ (out/linux/latest);
+# scripts/run/test-linux.sh says what each step checks.
 
 .PHONY: test-linux
 
 test-linux: deps
-	@KVER=$(KVER) XEN_BUSY=$(BUSY) bash $(TOP)/scripts/test-linux.sh $(TESTS)
+	@KVER=$(KVER) XEN_BUSY=$(BUSY) bash $(TOP)/scripts/run/test-linux.sh $(TESTS)

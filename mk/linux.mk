@@ -6,20 +6,20 @@
 #   make linux [KVER=...]  Debian's linux-source-KVER with the series
 #                applied, built from tinyconfig +
 #                patches/linux-KVER/xen-pv-guest.config
-#                (scripts/build-linux.sh): out/vmlinuz (the bzImage, loaded
-#                by xl as a PV kernel) and out/config in cache/linux/ (6.1)
-#                or cache/linux-KVER/. Minutes the first time, seconds when
-#                nothing changed.
+#                (scripts/build/build-linux.sh): out/vmlinuz (the bzImage,
+#                loaded by xl as a PV kernel) and out/config in cache/linux/
+#                (6.1) or cache/linux-KVER/. Minutes the first time, seconds
+#                when nothing changed.
 
 KVER ?= 6.1
 
 .PHONY: linux
 linux:
-	@KVER=$(KVER) bash $(TOP)/scripts/build-linux.sh
+	@KVER=$(KVER) bash $(TOP)/scripts/build/build-linux.sh
 
 # make upstream SIGNOFF="Name <address>": the 7.2 series as numbered mails
-# with a cover letter in out/upstream/ (scripts/upstream-linux.sh); it
+# with a cover letter in out/upstream/ (scripts/build/upstream-linux.sh); it
 # refuses without SIGNOFF.
 .PHONY: upstream
 upstream:
-	@SIGNOFF='$(SIGNOFF)' bash $(TOP)/scripts/upstream-linux.sh
+	@SIGNOFF='$(SIGNOFF)' bash $(TOP)/scripts/build/upstream-linux.sh

@@ -12,7 +12,7 @@
 #   make test-tools-sanitize      the same under ASan+UBSan (the program
 #                                 too: build/<cc>/tools/smpalt-autoscaler-san)
 #
-# The autoscaler runs in dom0: scripts/mkinitramfs.sh copies it from
+# The autoscaler runs in dom0: scripts/build/mkinitramfs.sh copies it from
 # $(AUTOSCALER) (given in the environment as AUTOSCALER) into the dom0
 # initramfs at /usr/local/sbin/smpalt-autoscaler. Debian's libxenstore.so.4
 # and libxenstat.so.4.17 there are the same version as the host's
@@ -144,10 +144,10 @@ $(TEST_OUT)/autoscale_tool_test-san: TEST_FLAGS_autoscale_tool_test += \
 	-DAUTOSCALER_BIN='"$(AUTOSCALER_SAN)"'
 
 # promtool, unpacked from Debian's prometheus package into the cache
-# (scripts/fetch-promtool.sh): the metrics test runs it by its path.
+# (scripts/build/fetch-promtool.sh): the metrics test runs it by its path.
 PROMTOOL := $(CACHE)/promtool/root/usr/bin/promtool
 $(PROMTOOL):
-	@bash $(TOP)/scripts/fetch-promtool.sh
+	@bash $(TOP)/scripts/build/fetch-promtool.sh
 $(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
 	TEST_FLAGS_autoscale_metrics_test += -DPROMTOOL_BIN='"$(PROMTOOL)"'
 $(TEST_OUT)/autoscale_metrics_test $(TEST_OUT)/autoscale_metrics_test-san: \
@@ -160,6 +160,6 @@ $(TEST_OUT)/autoscale_tool_test $(TEST_OUT)/autoscale_tool_test-san: \
 
 $(call host_test_group,test-tools,$(TOOLS_TESTS))
 
-# The dom0 initramfs carries the autoscaler (scripts/mkinitramfs.sh takes
+# The dom0 initramfs carries the autoscaler (scripts/build/mkinitramfs.sh takes
 # AUTOSCALER from the environment).
 export AUTOSCALER

@@ -20,7 +20,7 @@
 # (mk/tools.mk, exported as AUTOSCALER for the dom0 initramfs); the
 # scenarios also take the test-only lost-update build. Scenarios marked
 # "# needs: systemd" boot a Debian 12 dom0 with systemd as PID 1
-# (scripts/mkdom0-systemd.sh; `make dom0-initrd-systemd` alone), after the
+# (scripts/build/mkdom0-systemd.sh; `make dom0-initrd-systemd` alone), after the
 # others, and install the Debian packages there.
 #
 #   make ... XEN=4.20           every target here (and test-linux, demo) on
@@ -29,15 +29,15 @@
 #                               (scripts/lib/xen-host.sh; cache/xen-4.20/):
 #                               the autoscaler and the Debian packages dom0
 #                               installs are then built inside that Debian 13
-#                               root (scripts/xen-root-build.sh), against its
-#                               glibc and Xen 4.20 libraries
+#                               root (scripts/build/xen-root-build.sh),
+#                               against its glibc and Xen 4.20 libraries
 
 XEN ?= 4.17
 ifeq ($(filter 4.17 4.20,$(XEN)),)
 $(error XEN=$(XEN): 4.17 (Debian 12, the default) or 4.20 (Debian 13))
 endif
 export XEN
-# The autoscaler the dom0 image carries (scripts/mkinitramfs.sh takes the
+# The autoscaler the dom0 image carries (scripts/build/mkinitramfs.sh takes the
 # XEN=4.20 one from build/xen-4.20/ itself).
 ifeq ($(XEN),4.17)
 DOM0_AUTOSCALER := $(AUTOSCALER)
@@ -46,37 +46,37 @@ else
 XEN_IMAGES := $(CACHE)/xen-$(XEN)
 DOM0_AUTOSCALER := $(TOP)/build/xen-$(XEN)/tools/smpalt-autoscaler
 $(DOM0_AUTOSCALER): $(AUTOSCALER_DEPS) $(addprefix $(TOP)/,$(TOOLS_DAEMON))
-	@bash $(TOP)/scripts/fetch-xen.sh
-	@SMPALT_VERSION='$(SMPALT_VERSION)' bash $(TOP)/scripts/xen-root-build.sh \
+	@bash $(TOP)/scripts/build/fetch-xen.sh
+	@SMPALT_VERSION='$(SMPALT_VERSION)' bash $(TOP)/scripts/build/xen-root-build.sh \
 		autoscaler $@
 endif
 
 TESTS ?=
 BUSY ?=
-# The guest kind the scenarios run against (scripts/xen-run.sh -G), and
+# The guest kind the scenarios run against (scripts/run/xen-run.sh -G), and
 # what each needs built besides the smpalt kernel.
 GUEST ?= smpalt
 XEN_GUEST_DEPS_linux := linux
 SEED ?=
 SOAK_N_DEFAULT := 1000
-XEN_RUN := bash $(TOP)/scripts/xen-run.sh
+XEN_RUN := bash $(TOP)/scripts/run/xen-run.sh
 
 .PHONY: test-xen xen xen-fetch dom0-initrd soak
 
 xen-fetch:
-	@bash $(TOP)/scripts/fetch-xen.sh
+	@bash $(TOP)/scripts/build/fetch-xen.sh
 
 # The host and the autoscaler its dom0 carries.
 xen: xen-fetch $(DOM0_AUTOSCALER)
 
 dom0-initrd: xen-fetch $(GUEST_ELF) $(DOM0_AUTOSCALER)
-	@bash $(TOP)/scripts/mkinitramfs.sh -o $(XEN_IMAGES)/dom0-initrd.gz $(GUEST_ELF)
+	@bash $(TOP)/scripts/build/mkinitramfs.sh -o $(XEN_IMAGES)/dom0-initrd.gz $(GUEST_ELF)
 
-# The Debian packages that the scenarios install (scripts/xen-debs.sh: out/deb/,
-# built when missing or older than the tree) go to the harness as
+# The Debian packages that the scenarios install (scripts/build/xen-debs.sh:
+# out/deb/, built when missing or older than the tree) go to the harness as
 # SMPALT_DEBS.
 test-xen: deps $(GUEST_ELF) $(GUEST_LU_ELF) $(DOM0_AUTOSCALER) $(XEN_GUEST_DEPS_$(GUEST))
-	@debs=$$(bash $(TOP)/scripts/xen-debs.sh) && \
+	@debs=$$(bash $(TOP)/scripts/build/xen-debs.sh) && \
 	SMPALT_DEBS="$$(echo $$debs)" XEN_BUSY=$(BUSY) XEN_SOAK_N=$(N) \
 		XEN_SOAK_SEED=$(SEED) $(XEN_RUN) -G $(GUEST) -g $(GUEST_ELF) $(TESTS)
 
@@ -84,27 +84,28 @@ soak: deps $(GUEST_ELF) $(DOM0_AUTOSCALER)
 	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(or $(N),$(SOAK_N_DEFAULT)) \
 		XEN_SOAK_SEED=$(SEED) $(XEN_RUN) -g $(GUEST_ELF) soak
 
-# The dom0 image of the scenarios marked "# needs: libvirt" (scripts/xen-run.sh
-# boots it for them, after the boot of the others): the default image plus
+# The dom0 image of the scenarios marked "# needs: libvirt"
+# (scripts/run/xen-run.sh boots it for them, after the boot of the others):
+# the default image plus
 # libvirtd, its libxl driver and virsh (docs/libvirt.md).
 .PHONY: dom0-initrd-libvirt
 dom0-initrd-libvirt: $(GUEST_ELF) $(DOM0_AUTOSCALER)
-	@LIBVIRT=1 bash $(TOP)/scripts/fetch-xen.sh
-	@LIBVIRT=1 bash $(TOP)/scripts/mkinitramfs.sh \
+	@LIBVIRT=1 bash $(TOP)/scripts/build/fetch-xen.sh
+	@LIBVIRT=1 bash $(TOP)/scripts/build/mkinitramfs.sh \
 		-o $(XEN_IMAGES)/dom0-initrd-libvirt.gz $(GUEST_ELF)
 
 # The systemd dom0 image on its own (cached debootstrap in
-# cache/dom0-systemd/; scripts/xen-run.sh builds it for the scenarios
+# cache/dom0-systemd/; scripts/run/xen-run.sh builds it for the scenarios
 # marked "# needs: systemd").
 .PHONY: dom0-initrd-systemd
 dom0-initrd-systemd: xen-fetch
-	@SMPALT_DEBS="$$(echo $$(bash $(TOP)/scripts/xen-debs.sh))" \
-		bash $(TOP)/scripts/mkdom0-systemd.sh
+	@SMPALT_DEBS="$$(echo $$(bash $(TOP)/scripts/build/xen-debs.sh))" \
+		bash $(TOP)/scripts/build/mkdom0-systemd.sh
 
-# Every guest on every host, one table (scripts/test-matrix.sh): make
+# Every guest on every host, one table (scripts/run/test-matrix.sh): make
 # test-xen and make test-linux, each on XEN=4.17 and XEN=4.20; results in
 # out/matrix/<timestamp>/ (matrix.md). CELLS="smpalt-4.20 linux-4.20" runs
 # some of them.
 .PHONY: test-matrix
 test-matrix: deps
-	@bash $(TOP)/scripts/test-matrix.sh $(CELLS)
+	@bash $(TOP)/scripts/run/test-matrix.sh $(CELLS)

@@ -22,7 +22,7 @@
  *   __smp_alt_repl_start, __smp_alt_repl_end    .smp_altinstr_replacement
  *   __alt_start, __alt_end                      .altinstructions
  *   __alt_repl_start, __alt_repl_end            .altinstr_replacement
- * Optional, for scripts/check-sites.py only: __xen_locks_start/_end
+ * Optional, for scripts/check/check-sites.py only: __xen_locks_start/_end
  * bound .xen_locks, lock prefixes that are locked on purpose and never
  * patched (memory shared with Xen, barrier.h).
  * The replacement sections must not lie inside [__alt_text_start,

@@ -2,9 +2,10 @@
 /*
  * alt_records.h - layout of the alternatives records, as emitted by the
  * macros in alternative.h and read by the engine (alt_core.h) and the site
- * checker (scripts/check-sites.py).  Offsets are 32-bit and self-relative:
- * the target address is the address of the field plus its value, so the
- * tables need no relocation and stay valid wherever the image is loaded.
+ * checker (scripts/check/check-sites.py).  Offsets are 32-bit and
+ * self-relative: the target address is the address of the field plus its
+ * value, so the tables need no relocation and stay valid wherever the image
+ * is loaded.
  */
 #ifndef SMPALT_ALT_RECORDS_H
 #define SMPALT_ALT_RECORDS_H

@@ -1,7 +1,7 @@
 # Demo (run by `make demo GUEST=linux`, not a test): the patched Linux 6.1
 # guest (patches/linux-6.1/, xl-configs/linux-smpalt.cfg; vcpus=1,
 # maxvcpus=4) runs a phased busy-loop profile from its kernel command line
-# (linux-smpalt.profile=, scripts/mk-linux-smpalt-domu.sh) while
+# (linux-smpalt.profile=, scripts/build/mk-linux-smpalt-domu.sh) while
 # smpalt-autoscaler scales its vCPUs by Xen's own CPU accounting
 # (--signal xen: the Linux guest publishes no load); its kernel onlines
 # the vCPUs xl adds and its text follows (UP with one vCPU, SMP with more).
@@ -34,7 +34,7 @@
 # switches, Xen's load max; the samples come back as
 # demo-autoscale-linux.csv (t_s,vcpus,mode,xen_load,phase,switches), the
 # autoscaler's log and CSV as demo-autoscale-linux-autoscaler.log and
-# .csv; the host (scripts/run-demo-autoscale.sh) plots them. No counters
+# .csv; the host (scripts/run/run-demo-autoscale.sh) plots them. No counters
 # check: it needs smpalt.stress=1, whose threads keep every vCPU busy and
 # would be Xen's load.
 

@@ -8,7 +8,7 @@
 # autoscaler decision as it happens. The samples come back as
 # demo-autoscale.csv, the autoscaler's log and CSV as
 # demo-autoscale-autoscaler.log and demo-autoscale-autoscaler.csv; the
-# host (scripts/run-demo-autoscale.sh) plots them.
+# host (scripts/run/run-demo-autoscale.sh) plots them.
 #
 # Outcome: SUCCESS when the vCPU count changed at least twice (up and
 # down) and the guest's mode followed it; FAILURE otherwise.

@@ -1,12 +1,12 @@
 # smpalt dom0 library, systemd part (busybox ash): helpers for the
 # scenarios marked "# needs: systemd", which run in the systemd dom0 image
-# (scripts/mkdom0-systemd.sh) and source this after scripts/dom0/lib.sh.
+# (scripts/build/mkdom0-systemd.sh) and source this after scripts/dom0/lib.sh.
 
 # Debian's dpkg (busybox's ash runs its own dpkg applet before PATH), with
 # the PATH of a root shell on Debian for the packages' maintainer scripts.
 ADMIN_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 DPKG="env PATH=$ADMIN_PATH /usr/bin/dpkg"
-# The .deb files the harness carried (SMPALT_DEBS of scripts/xen-run.sh).
+# The .deb files the harness carried (SMPALT_DEBS of scripts/run/xen-run.sh).
 SMPALT_DEB_DIR=$SMPALT_DIR/debs
 # Pause between two polls of a unit's state.
 UNIT_POLL_USEC=200000

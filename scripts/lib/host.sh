@@ -1,7 +1,7 @@
 # What every host-side script of smpalt shares (bash; not the scripts that
-# run inside dom0 or a domU, scripts/dom0/, scripts/domu-work.sh). Sourced:
+# run inside dom0 or a domU, scripts/dom0/, scripts/domu/work.sh). Sourced:
 #
-#   . "$(dirname "$0")/lib/host.sh"      (from scripts/)
+#   . "$(dirname "$0")/../lib/host.sh"   (from scripts/<folder>/)
 #   host_script NAME [STATUS]
 #
 # which gives:

@@ -2,12 +2,14 @@
 #
 #   XEN=4.17   the default: Debian 12 "bookworm"'s Xen 4.17 hypervisor,
 #              its Linux 6.1 dom0 kernel and xen-utils-4.17; the Xen
-#              packages unpacked into cache/xen/ (scripts/fetch-xen.sh), the
-#              common libraries taken from the build machine (Debian 12 too)
+#              packages unpacked into cache/xen/
+#              (scripts/build/fetch-xen.sh), the common libraries taken
+#              from the build machine (Debian 12 too)
 #   XEN=4.20   Debian 13 "trixie"'s Xen 4.20 hypervisor, its Linux 6.12
 #              dom0 kernel, and a trixie userland with its own glibc
 #              (debootstrap) in cache/xen-4.20/root/, where the dom0 tools
-#              and the Debian packages are built too (scripts/xen-chroot.sh)
+#              and the Debian packages are built too
+#              (scripts/build/xen-root-build.sh)
 #
 # Sourced by the host scripts after lib/host.sh (or with CACHE and die
 # defined). Sets:

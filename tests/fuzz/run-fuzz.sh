@@ -17,7 +17,7 @@
 # (--combos), every opcode form (--opcodes), and each ELF given
 # (insn-vs-objdump.py HELPER ELF...).
 # One line per part, "PASS <part>: <figures>" or "FAIL <part>[: <why>]";
-# the last line is "N passed, N failed" (scripts/tally.sh).
+# the last line is "N passed, N failed" (scripts/lib/tally.sh).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,7 +35,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 	shift
 done
 shift # --
-. "$here/../../scripts/tally.sh"
+. "$here/../../scripts/lib/tally.sh"
 
 # libFuzzer's own figure: "stat::number_of_executed_units: N".
 executions() {

@@ -4,7 +4,7 @@
 # would check them.
 #
 # Input:    the source tree (tracked and new files, not build outputs),
-#           built by scripts/build-deb.sh in a copy, out/deb/src/, so that
+#           built by scripts/build/build-deb.sh in a copy, out/deb/src/, so that
 #           dpkg-buildpackage's outputs land in out/deb/. Unit tests are not
 #           run inside the package build (DEB_BUILD_OPTIONS=nocheck): `make
 #           test` runs them.
@@ -27,11 +27,11 @@ SRC=$OUT/src
 ROOT=$OUT/root
 MAX_EXPOSURE=3.0
 
-. "$TOP/scripts/tally.sh"
+. "$TOP/scripts/lib/tally.sh"
 
-# 1. the copy and the build (scripts/build-deb.sh)
+# 1. the copy and the build (scripts/build/build-deb.sh)
 start=$(date +%s)
-if bout=$(DEB_BUILD_OPTIONS=nocheck bash "$TOP/scripts/build-deb.sh" 2>&1); then
+if bout=$(DEB_BUILD_OPTIONS=nocheck bash "$TOP/scripts/build/build-deb.sh" 2>&1); then
 	ok "dpkg-buildpackage -us -uc -b exits 0" \
 		"$(($(date +%s) - start)) s, log out/deb/build.log"
 else

@@ -28,7 +28,7 @@ CONF=/etc/smpalt/autoscaler.conf
 MANIFEST=$PREFIX/share/smpalt/install-manifest
 DOCDIR=$PREFIX/share/doc/smpalt
 
-. "$TOP/scripts/tally.sh"
+. "$TOP/scripts/lib/tally.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-install-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -1,5 +1,5 @@
 # Scenario linux-stock: the control. Stock Debian Linux 6.1 as a PV domU
-# (the dom0 kernel image with scripts/mk-linux-domu.sh's initramfs,
+# (the dom0 kernel image with scripts/build/mk-linux-domu.sh's initramfs,
 # xl-configs/linux.cfg) brings every possible vCPU up at boot, and a vCPU
 # added later by `xl vcpu-set` stays offline while no user space onlines it:
 # what the patched kernel (the other scenarios here) changes.
@@ -37,7 +37,7 @@ last_list() {
 
 for f in vmlinuz initrd.gz; do
 	[ -f "$LINUX_STOCK_DIR/$f" ] ||
-		fail "no stock Linux domU: $LINUX_STOCK_DIR/$f is not in the dom0 image (scripts/mk-linux-domu.sh, LINUX_DOMU_DIR)"
+		fail "no stock Linux domU: $LINUX_STOCK_DIR/$f is not in the dom0 image (scripts/build/mk-linux-domu.sh, LINUX_DOMU_DIR)"
 done
 SMPALT_CFG=$LINUX_STOCK_CFG
 guest_create "extra=\"$STOCK_EXTRA\""

@@ -3,7 +3,7 @@
  * Host tests of the autoscaler's Prometheus metrics
  * (tools/autoscale_metrics.c): the exposition text, checked exactly and
  * by `promtool check metrics` (PROMTOOL_BIN: unpacked from Debian's
- * prometheus package by scripts/fetch-promtool.sh; a missing promtool
+ * prometheus package by scripts/build/fetch-promtool.sh; a missing promtool
  * fails the test), label values with hostile domain names, the
  * textfile collector's file replaced atomically, and the HTTP endpoint
  * over a loopback socket.
@@ -298,7 +298,7 @@ static int promtool(const char *text, char *out, size_t outlen)
 	posix_spawn_file_actions_destroy(&fa);
 	close(in[0]);
 	if (err)
-		fail_msg("cannot run %s: %s (scripts/fetch-promtool.sh "
+		fail_msg("cannot run %s: %s (scripts/build/fetch-promtool.sh "
 			 "unpacks it from Debian's prometheus package)",
 			 PROMTOOL_BIN, strerror(err));
 	assert_int_equal(write(in[1], text, strlen(text)),

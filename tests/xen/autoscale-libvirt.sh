@@ -1,7 +1,7 @@
 # Scenario autoscale-libvirt: smpalt-autoscaler scales a guest that libvirt
 # manages through libvirt, and the others through xl.
 # needs: libvirt
-# (scripts/xen-run.sh runs it in a boot of its own, with the dom0 image
+# (scripts/run/xen-run.sh runs it in a boot of its own, with the dom0 image
 # that carries libvirtd and its libxl driver; see docs/libvirt.md.)
 # Input: libvirtd started in dom0; a guest (xl-configs/smpalt.cfg: vcpus=1,
 # maxvcpus=4) created through libvirt (`virsh create` of the XML that
@@ -43,7 +43,7 @@ LV_LOG=/tmp/autoscale-libvirt-libvirtd.log
 CSV=/tmp/autoscale-libvirt.csv
 
 command -v libvirtd >/dev/null ||
-	result SKIP "no libvirtd in this dom0 image (LIBVIRT=1 scripts/mkinitramfs.sh)"
+	result SKIP "no libvirtd in this dom0 image (LIBVIRT=1 scripts/build/mkinitramfs.sh)"
 [ -x "$AUTOSCALER" ] || result SKIP "no $AUTOSCALER in the initramfs (make tools)"
 require_guest
 

@@ -3,7 +3,7 @@
 # Input: the autoscaler with --signal xen (period 0.5 s, high 60%, low
 # 30%, hold 1.5 s up and 3 s down, no --ignore-host) and the glob
 # linux-autoscale*, started before the domU; the domU of
-# scripts/mk-linux-domu.sh (vcpus=1, maxvcpus=4) with its user-space
+# scripts/build/mk-linux-domu.sh (vcpus=1, maxvcpus=4) with its user-space
 # onlining loop (polling every second) and a busy phase of BUSY_S seconds
 # of 4 shell loops from boot (linux-bench.busy=).
 # Expected: Xen accounts the busy domU more than 60% of its one vCPU (it

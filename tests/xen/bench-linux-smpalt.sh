@@ -8,7 +8,7 @@
 #      SMP, 2->3 and 3->2 change the vCPUs without a switch, 2->1 switches
 #      back to UP, 1->4 and 4->1 as in the other benchmarks), no workload;
 #   2. work (smpalt.work=WORK_CS): the fork+pipe loop of
-#      scripts/domu-work.sh, pinned to cpu 0, timed in WORK_PHASES
+#      scripts/domu/work.sh, pinned to cpu 0, timed in WORK_PHASES
 #      alternately with 1 vCPU online (UP code) and 2 (SMP code, the second
 #      vCPU idle), WORK_ROUNDS rounds a phase;
 #   3. stock: the same loop in stock Linux with its one vCPU online (SMP

@@ -1,7 +1,8 @@
 # Scenario bench-linux-vcpu (make bench): the same `xl vcpu-set` sequence
 # as bench-vcpu, against stock Debian Linux 6.1 as a PV domU.
-# Input: the dom0 kernel image with the initramfs of scripts/mk-linux-domu.sh
-# (xl-configs/linux.cfg: memory 128, vcpus=1, maxvcpus=4), booted twice:
+# Input: the dom0 kernel image with the initramfs of
+# scripts/build/mk-linux-domu.sh (xl-configs/linux.cfg: memory 128, vcpus=1,
+# maxvcpus=4), booted twice:
 #   kernel   the kernel alone;
 #   user     with a user-space loop that onlines every present, offline cpu
 #            every 50 ms (what stock Linux needs from udev or a script).

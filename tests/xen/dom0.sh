@@ -1,6 +1,6 @@
 # Scenario dom0: the Xen control plane in dom0 works before any guest runs.
 # xl info names the Xen the harness booted (smpalt.xen=4.17 or 4.20 on the
-# dom0 command line, scripts/xen-run.sh; 4.17 without it) and 2 CPUs' worth
+# dom0 command line, scripts/run/xen-run.sh; 4.17 without it) and 2 CPUs' worth
 # of host, xl list shows Domain-0, and xenstored answers for dom0's own home.
 # (busybox ash, sourced by the runner with scripts/dom0/lib.sh loaded)
 

@@ -1,7 +1,8 @@
 # Scenario installed: what an administrator types after installing
 # smpalt, on the tree put into dom0 by the Debian packages (`dpkg -x` of
 # SMPALT_DEBS, which make test-xen gives) or else by `make install
-# PREFIX=/usr/local` (SMPALT_INSTALLED says which; scripts/mkinitramfs.sh).
+# PREFIX=/usr/local` (SMPALT_INSTALLED says which;
+# scripts/build/mkinitramfs.sh).
 # Input: `xl create /etc/xen/smpalt.cfg` as installed (guest "smpalt",
 # vcpus=1, maxvcpus=4); the program and arguments the installed systemd
 # unit would run: its ExecStart with SMPALT_AUTOSCALER_ARGS from

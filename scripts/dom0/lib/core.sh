@@ -5,14 +5,14 @@
 # SMPALT_DIR comes from scripts/dom0/lib.sh, which sources this first.
 
 # smpalt itself, where `make install PREFIX=/usr/local` puts it
-# (scripts/mkinitramfs.sh): the scenarios test the installed layout...
+# (scripts/build/mkinitramfs.sh): the scenarios test the installed layout...
 SMPALT_ELF=/usr/local/lib/xen/boot/smpalt.elf
 SMPALT_CFG=/etc/xen/smpalt.cfg
 SMPALT_AUTOSCALER=/usr/local/sbin/smpalt-autoscaler
 SMPALT_UNIT=/usr/local/lib/systemd/system/smpalt-autoscaler.service
 SMPALT_INSTALLED="make install PREFIX=/usr/local"
 # ... or where its Debian packages put it (SMPALT_DEBS, dpkg -x).
-# shellcheck disable=SC1091 # written by scripts/mkinitramfs.sh
+# shellcheck disable=SC1091 # written by scripts/build/mkinitramfs.sh
 [ ! -f "$SMPALT_DIR/installed.env" ] || . "$SMPALT_DIR/installed.env"
 SCENARIO_DIR=$SMPALT_DIR/scenarios
 RESULTS_DIR=/run/smpalt/results

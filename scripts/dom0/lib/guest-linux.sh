@@ -1,10 +1,11 @@
 # ------------------------------------------- Linux 6.1 guests (tests/linux/)
 # The patched guest's driver is at the end (driver.sh says what a driver
 # provides); the helpers before it serve the scenarios of tests/linux/.
-# The stock Debian kernel with scripts/mk-linux-domu.sh's initramfs (the
-# control) and the patched kernel of `make linux` with
-# scripts/mk-linux-smpalt-domu.sh's initramfs; scripts/mkinitramfs.sh puts
-# them here (LINUX_DOMU_DIR, LINUX_SMPALT_DIR).
+# The stock Debian kernel with scripts/build/mk-linux-domu.sh's initramfs
+# (the control) and the patched kernel of `make linux` with
+# scripts/build/mk-linux-smpalt-domu.sh's initramfs;
+# scripts/build/mkinitramfs.sh puts them here (LINUX_DOMU_DIR,
+# LINUX_SMPALT_DIR).
 LINUX_STOCK_DIR=$SMPALT_DIR/linux
 LINUX_STOCK_CFG=$SMPALT_DIR/xl-configs/linux.cfg
 LINUX_SMPALT_DIR=$SMPALT_DIR/linux-smpalt

@@ -46,7 +46,7 @@ scenario_timeout() {
 }
 
 # run_guest_kind: the guest kind of this run, smpalt.guest= on the dom0
-# command line (scripts/xen-run.sh -G), smpalt by default; the scenarios
+# command line (scripts/run/xen-run.sh -G), smpalt by default; the scenarios
 # get it as GUEST_KIND (driver.sh).
 run_guest_kind() {
 	cmdline_value 'smpalt\.guest' smpalt

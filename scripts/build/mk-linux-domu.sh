@@ -22,19 +22,19 @@
 # replaces POLL_USEC (each poll forks usleep: under TCG the default costs
 # a good part of a vCPU, which an autoscaler on Xen's accounting sees).
 # With smpalt.work=CS it also runs the benchmark's lock-heavy loop,
-# scripts/domu-work.sh (/bin/smpalt-work: rounds of CS centiseconds, one
+# scripts/domu/work.sh (/bin/smpalt-work: rounds of CS centiseconds, one
 # console line each), pinned to cpu 0 (tests/xen/bench-linux-smpalt.sh).
 #
-# Usage: scripts/mk-linux-domu.sh [-o DIR]     (default cache/linux-domu)
+# Usage: scripts/build/mk-linux-domu.sh [-o DIR]     (default cache/linux-domu)
 # Writes DIR/initrd.gz and links DIR/vmlinuz to cache/xen/vmlinuz; the dom0
 # initramfs carries both when LINUX_DOMU_DIR=DIR is set for
-# scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run.
+# scripts/build/mkinitramfs.sh. Needs scripts/build/fetch-xen.sh to have run.
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script mk-linux-domu
 # XEN=4.20: the 6.12 kernel and busybox of cache/xen-4.20/ (scripts/lib/xen-host.sh).
-. "$(dirname "$0")/lib/xen-host.sh"
+. "$(dirname "$0")/../lib/xen-host.sh"
 BUSYBOX=$XEN_ROOT/bin/busybox
 VMLINUZ=$XEN_CACHE/vmlinuz
 
@@ -43,10 +43,10 @@ out=$CACHE/linux-domu
 opt_value -o out "a folder"
 parse_args "$@"
 
-[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/fetch-xen.sh first"
-[ -e "$VMLINUZ" ] || die "$VMLINUZ missing: run scripts/fetch-xen.sh first"
+[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/build/fetch-xen.sh first"
+[ -e "$VMLINUZ" ] || die "$VMLINUZ missing: run scripts/build/fetch-xen.sh first"
 for t in cpio gzip; do
-	command -v $t >/dev/null || die "$t not found (scripts/install-deps.sh)"
+	command -v $t >/dev/null || die "$t not found (scripts/build/install-deps.sh)"
 done
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-linux-domu.XXXXXX")
@@ -54,13 +54,13 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,proc,sys,dev}
 cp "$BUSYBOX" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
-install -m 0755 "$TOP/scripts/domu-work.sh" "$stage/bin/smpalt-work"
+install -m 0755 "$TOP/scripts/domu/work.sh" "$stage/bin/smpalt-work"
 
 # The domU's /init (busybox ash). Everything in the loops is a shell
 # builtin except usleep, so that polling costs little of the one vCPU.
 cat >"$stage/init" <<'EOF'
 #!/bin/busybox sh
-# PID 1 of the stock-Linux bench domU (made by scripts/mk-linux-domu.sh).
+# PID 1 of the stock-Linux bench domU (made by scripts/build/mk-linux-domu.sh).
 POLL_USEC=50000
 CPU_SYS=/sys/devices/system/cpu
 
@@ -124,7 +124,7 @@ busy_phase() {
 	echo "linux-bench: busy done at $up"
 }
 [ "$busy" -gt 0 ] 2>/dev/null && busy_phase &
-# The benchmark's lock-heavy loop, on cpu 0 only (scripts/domu-work.sh).
+# The benchmark's lock-heavy loop, on cpu 0 only (scripts/domu/work.sh).
 [ -z "$work_cs" ] || taskset 1 /bin/smpalt-work "$work_cs" &
 
 # The present list too, to show a cpu that the kernel added but left

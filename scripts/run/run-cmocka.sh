@@ -1,7 +1,7 @@
 #!/bin/bash
 # Run cmocka test programs and add up their counts.
 #
-#   scripts/run-cmocka.sh [-l LABEL] PROGRAM...
+#   scripts/run/run-cmocka.sh [-l LABEL] PROGRAM...
 #
 # Prints each program's own output, then "N passed, N failed" (behind
 # "LABEL: " when given) and exits non-zero on any failure. A program's
@@ -9,7 +9,7 @@
 # that exits non-zero without a failure count (a crash, a sanitizer
 # report) counts as one failure.
 set -uo pipefail
-. "$(dirname "$0")/tally.sh"
+. "$(dirname "$0")/../lib/tally.sh"
 
 label=
 if [ "${1:-}" = -l ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Plot and summarise one `make demo` run (scripts/run-demo-autoscale.sh).
+"""Plot and summarise one `make demo` run (scripts/run/run-demo-autoscale.sh).
 
-Usage: scripts/demo-report.py DEMO_DIR
+Usage: scripts/report/demo-report.py DEMO_DIR
 
 Reads the samples dom0 took once a second and the autoscaler's log:
 DEMO_DIR/xen/demo-autoscale.csv (the smpalt guest:
@@ -15,7 +15,7 @@ the vCPU count of each moment, vCPUs on the right, SMP mode as a shaded
 band, phases marked, throughput below when the guest publishes it;
 legends outside the data), summary.txt, and prints the summary. The
 package versions of the run (DEMO_DIR/xen/versions.txt, from
-scripts/fetch-xen.sh) go into the summary.
+scripts/build/fetch-xen.sh) go into the summary.
 """
 import csv
 import os

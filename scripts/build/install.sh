@@ -1,10 +1,10 @@
 #!/bin/bash
 # Install smpalt on a Xen dom0, or remove exactly what an install put there.
 # Run by `make install` / `make uninstall` (mk/install.mk), which pass the
-# directories below in the environment; scripts/mkinitramfs.sh runs
+# directories below in the environment; scripts/build/mkinitramfs.sh runs
 # `make install` into the dom0 initramfs of the Xen-in-QEMU harness.
 #
-# Usage: scripts/install.sh install | uninstall
+# Usage: scripts/build/install.sh install | uninstall
 # Environment (all paths absolute; DESTDIR is prepended to each):
 #   DESTDIR PREFIX SBINDIR XENBOOTDIR XLCONFDIR SYSCONFDIR MANDIR
 #   SYSTEMDUNITDIR DOCDIR PKGDATADIR
@@ -25,10 +25,10 @@
 # exists and that no earlier install put there is left alone, not ours.
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script install
 
-[ $# -eq 1 ] || die "usage: scripts/install.sh install|uninstall"
+[ $# -eq 1 ] || die "usage: scripts/build/install.sh install|uninstall"
 action=$1
 for v in PREFIX SBINDIR XENBOOTDIR XLCONFDIR SYSCONFDIR MANDIR \
 	SYSTEMDUNITDIR DOCDIR PKGDATADIR; do

@@ -9,7 +9,7 @@
 # it runs the cells of Xen 4.17 (the smpalt guest, the Linux guest) and
 # names the cells of Xen 4.20 it leaves out.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 SUITES=(
 	"unit tests (gcc)|make --no-print-directory CC=gcc test-unit"
@@ -32,7 +32,7 @@ SUITES=(
 # "Xen 4.20"): named at the end.
 LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-4.20 (make test-linux XEN=4.20)"
 
-. scripts/tally.sh
+. scripts/lib/tally.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 

@@ -11,7 +11,7 @@
 # The first run downloads about 75 MB (one line per package: n of N, name,
 # size) and unpacks them to about 430 MB. At the end, cache/xen/versions.txt
 # names the versions in use (Xen, dom0 kernel, and the host's QEMU), which
-# scripts/xen-run.sh copies into each run's results.
+# scripts/run/xen-run.sh copies into each run's results.
 #
 # XEN=4.20 (scripts/lib/xen-host.sh) makes cache/xen-4.20/ instead, from
 # Debian 13 "trixie" (the machine's apt sources untouched): root/ is a
@@ -22,15 +22,15 @@
 # `dpkg -x` (modules under usr/lib/modules/<version>); LIBVIRT=1 installs
 # trixie's libvirt in it with that apt. Each step is done once (stamps/).
 #
-# Usage: scripts/fetch-xen.sh            (CACHE=dir overrides cache/)
+# Usage: scripts/build/fetch-xen.sh            (CACHE=dir overrides cache/)
 # LIBVIRT=1 also fetches libvirt (libvirtd with its libxl driver, virsh)
-# for the dom0 image of the scenarios that need it (scripts/xen-run.sh).
+# for the dom0 image of the scenarios that need it (scripts/run/xen-run.sh).
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script fetch-xen
 parse_args "$@"
-. "$(dirname "$0")/lib/xen-host.sh"
+. "$(dirname "$0")/../lib/xen-host.sh"
 DEBS=$XEN_CACHE/debs
 ROOT=$XEN_ROOT
 STAMPS=$XEN_CACHE/stamps
@@ -165,7 +165,7 @@ root_apt_update_once() {
 # from; another mirror or package list makes it again).
 make_own_root() {
 	local want t0
-	command -v debootstrap >/dev/null || die "debootstrap not found (scripts/install-deps.sh)"
+	command -v debootstrap >/dev/null || die "debootstrap not found (scripts/build/install-deps.sh)"
 	command -v chroot >/dev/null || die "chroot not found"
 	[ "$(id -u)" -eq 0 ] || die "XEN=$XEN: debootstrap and chroot need root"
 	mirror=$(suite_mirror "$XEN_SUITE")

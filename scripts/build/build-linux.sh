@@ -9,7 +9,7 @@
 #
 # Steps, each skipped when already done:
 #   1. linux-source-$KVER's .deb into L/debs/ (apt-get download, as
-#      scripts/fetch-xen.sh fetches packages; about 150 MB; from the
+#      scripts/build/fetch-xen.sh fetches packages; about 150 MB; from the
 #      version's suite through a private apt list in L/apt/ when it is not
 #      the machine's), unless the pristine tree of step 2 is already there
 #   2. its source tarball unpacked once into L/linux-source-$KVER/
@@ -30,12 +30,12 @@
 # A run with nothing changed takes seconds: L/out/stamp holds the
 # hash of the series, its patches, the config fragment and this script.
 #
-# Usage: [KVER=6.1|6.12|7.2] scripts/build-linux.sh [-f]
+# Usage: [KVER=6.1|6.12|7.2] scripts/build/build-linux.sh [-f]
 #        (-f: build even if up to date)
 # CACHE=dir overrides cache/, JOBS=n the parallel jobs (default nproc).
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script build-linux
 # Everything that depends on the version (KVER): scripts/lib/linux-version.sh.
 . "$TOP/scripts/lib/linux-version.sh"
@@ -82,10 +82,10 @@ fi
 
 for t in make gcc flex bison bc perl patch xz sha256sum; do
 	command -v $t >/dev/null ||
-		die "$t not found (scripts/install-deps.sh installs what the build needs)"
+		die "$t not found (scripts/build/install-deps.sh installs what the build needs)"
 done
 [ -f /usr/include/gelf.h ] ||
-	die "libelf headers missing (package libelf-dev; scripts/install-deps.sh)"
+	die "libelf headers missing (package libelf-dev; scripts/build/install-deps.sh)"
 
 mkdir -p "$DEBS" "$OUT"
 

@@ -19,18 +19,18 @@
 # status none" when neither exists). Both polled every POLL_SEC seconds
 # with shell builtins and one sleep, so that /init costs the guest little.
 # With smpalt.work=CS on the kernel command line /init also starts the
-# benchmark's lock-heavy loop, scripts/domu-work.sh (/bin/smpalt-work:
+# benchmark's lock-heavy loop, scripts/domu/work.sh (/bin/smpalt-work:
 # rounds of CS centiseconds, one console line each), pinned to cpu 0
 # (tests/xen/bench-linux-smpalt.sh).
 #
-# Usage: [KVER=...] scripts/mk-linux-smpalt-domu.sh [-o DIR] [-k VMLINUZ]
+# Usage: [KVER=...] scripts/build/mk-linux-smpalt-domu.sh [-o DIR] [-k VMLINUZ]
 #   DIR      default cache/linux-smpalt-domu (6.1), else
 #            cache/linux-KVER/smpalt-domu
 #   VMLINUZ  the patched kernel, default cache/linux/out/vmlinuz (6.1), else
 #            cache/linux-KVER/out/vmlinuz (make linux KVER=...)
 # Writes DIR/initrd.gz and DIR/vmlinuz (a copy of VMLINUZ); the dom0
 # initramfs carries both when LINUX_SMPALT_DIR=DIR is set for
-# scripts/mkinitramfs.sh. Needs scripts/fetch-xen.sh to have run (busybox).
+# scripts/build/mkinitramfs.sh. Needs scripts/build/fetch-xen.sh to have run (busybox).
 #
 # With linux-smpalt.sysfs_offline=N on the kernel command line /init plays
 # the guest's admin once: the first time cpuN is online it writes 0 to
@@ -63,7 +63,7 @@
 # "linux-smpalt: hotplug-fail done".
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script mk-linux-smpalt-domu
 BUSYBOX=$CACHE/xen/root/bin/busybox
 
@@ -74,10 +74,10 @@ opt_value -o out "a folder"
 opt_value -k vmlinuz "a kernel image"
 parse_args "$@"
 
-[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/fetch-xen.sh first"
+[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/build/fetch-xen.sh first"
 [ -f "$vmlinuz" ] || die "$vmlinuz missing: run make linux KVER=$KVER first"
 for t in cpio gzip; do
-	command -v $t >/dev/null || die "$t not found (scripts/install-deps.sh)"
+	command -v $t >/dev/null || die "$t not found (scripts/build/install-deps.sh)"
 done
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-linux-smpalt-domu.XXXXXX")
@@ -85,7 +85,7 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,proc,sys,dev}
 cp "$BUSYBOX" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
-install -m 0755 "$TOP/scripts/domu-work.sh" "$stage/bin/smpalt-work"
+install -m 0755 "$TOP/scripts/domu/work.sh" "$stage/bin/smpalt-work"
 # The kernel runs /sbin/poweroff on xl shutdown; no init to signal here.
 mkdir -p "$stage/sbin"
 printf '#!/bin/sh\nexec /bin/busybox poweroff -f\n' >"$stage/sbin/poweroff"
@@ -93,7 +93,7 @@ chmod 0755 "$stage/sbin/poweroff"
 
 cat >"$stage/init" <<'INIT'
 #!/bin/busybox sh
-# PID 1 of the patched Linux domU (made by scripts/mk-linux-smpalt-domu.sh):
+# PID 1 of the patched Linux domU (made by scripts/build/mk-linux-smpalt-domu.sh):
 # the kernel does the hotplug work; this only shows it on the console.
 POLL_SEC=2
 CPU_SYS=/sys/devices/system/cpu
@@ -262,7 +262,7 @@ fi
 read -r online <$CPU_SYS/online
 read -r present <$CPU_SYS/present
 echo "linux-smpalt: init, online $online, present $present"
-# The benchmark's lock-heavy loop, on cpu 0 only (scripts/domu-work.sh).
+# The benchmark's lock-heavy loop, on cpu 0 only (scripts/domu/work.sh).
 [ -z "$work" ] || taskset 1 /bin/smpalt-work "$work" &
 last_online=$online
 last_status=

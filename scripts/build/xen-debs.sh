@@ -1,19 +1,19 @@
 #!/bin/bash
 # The Debian packages the Xen harness installs in dom0 (SMPALT_DEBS of
-# scripts/xen-run.sh): prints the paths of out/deb/smpalt-autoscaler_*.deb
+# scripts/run/xen-run.sh): prints the paths of out/deb/smpalt-autoscaler_*.deb
 # and out/deb/smpalt-guest_*.deb, one a line, after building them with
-# scripts/build-deb.sh (`make deb`) when one is missing or a file of the
+# scripts/build/build-deb.sh (`make deb`) when one is missing or a file of the
 # tree is newer than it (`make test` builds them just before, in its
 # package test, so that they are reused there). Progress goes to stderr.
 # Run by mk/xen.mk for `make test-xen`.
 # XEN=4.20: the packages for its Debian 13 dom0, built inside the Debian 13
-# root (scripts/xen-root-build.sh debs) into out/deb-4.20/, so that they
+# root (scripts/build/xen-root-build.sh debs) into out/deb-4.20/, so that they
 # link its glibc and Xen 4.20 libraries.
 #
-# Usage: scripts/xen-debs.sh
+# Usage: scripts/build/xen-debs.sh
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 XEN=${XEN:-4.17}
 OUT=$TOP/out/deb
 [ "$XEN" = 4.17 ] || OUT=$TOP/out/deb-$XEN
@@ -45,15 +45,15 @@ fresh() {
 }
 
 if ! fresh && [ "$XEN" != 4.17 ]; then
-	echo "xen-debs: building the packages in the Debian root of XEN=$XEN (scripts/xen-root-build.sh)" >&2
-	bash "$TOP/scripts/fetch-xen.sh" >&2
-	bash "$TOP/scripts/xen-root-build.sh" debs "$OUT" >&2
+	echo "xen-debs: building the packages in the Debian root of XEN=$XEN (scripts/build/xen-root-build.sh)" >&2
+	bash "$TOP/scripts/build/fetch-xen.sh" >&2
+	bash "$TOP/scripts/build/xen-root-build.sh" debs "$OUT" >&2
 elif ! fresh; then
-	[ -f "$TOP/scripts/build-deb.sh" ] || {
-		echo "xen-debs: no scripts/build-deb.sh: no packages" >&2
+	[ -f "$TOP/scripts/build/build-deb.sh" ] || {
+		echo "xen-debs: no scripts/build/build-deb.sh: no packages" >&2
 		exit 0
 	}
-	echo "xen-debs: building the packages (scripts/build-deb.sh, DEB_BUILD_OPTIONS=nocheck)" >&2
-	DEB_BUILD_OPTIONS=nocheck bash "$TOP/scripts/build-deb.sh" >&2
+	echo "xen-debs: building the packages (scripts/build/build-deb.sh, DEB_BUILD_OPTIONS=nocheck)" >&2
+	DEB_BUILD_OPTIONS=nocheck bash "$TOP/scripts/build/build-deb.sh" >&2
 fi
 debs

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Turn one `make bench` run into CSVs, PNG plots and summary.md.
 
-Usage: scripts/bench-report.py RESULTS_DIR
+Usage: scripts/report/bench-report.py RESULTS_DIR
 
-RESULTS_DIR is what scripts/bench.sh filled:
-  xen/                     the Xen run (scripts/xen-run.sh, XEN_OUT):
+RESULTS_DIR is what scripts/run/bench.sh filled:
+  xen/                     the Xen run (scripts/run/xen-run.sh, XEN_OUT):
     console-smpalt-bench-locks.log   the guest's in-guest benchmark ("bench:" lines)
     bench-vcpu.csv             smpalt: one row per `xl vcpu-set` step
     bench-linux-vcpu.csv       stock Linux 6.1: one row per step and variant
@@ -644,7 +644,7 @@ def main():
             "the xl command itself. Reactions are from xl's write of "
             "cpu/N/availability to the guest's write of data/smpalt/online, "
             "both stamped by one dom0 watcher (smpalt-xs-stamp).\n"
-            "- The fork loop (scripts/domu-work.sh) runs pinned to cpu 0; "
+            "- The fork loop (scripts/domu/work.sh) runs pinned to cpu 0; "
             "the stock kernel is Debian's full configuration, the patched "
             "one tinyconfig plus Xen PV: compare the patched kernel's two "
             "forms with each other first.\n"

@@ -14,12 +14,12 @@
 # points at the last run). The last line is the total "N passed, N failed":
 # a skipped scenario did not run, so it counts as a failure (as in make test).
 #
-# Usage: scripts/test-matrix.sh [CELL...]     (default: every cell)
+# Usage: scripts/run/test-matrix.sh [CELL...]     (default: every cell)
 set -uo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$TOP"
-. scripts/tally.sh
+. scripts/lib/tally.sh
 
 declare -A CMD=(
 	[smpalt-4.17]="make --no-print-directory test-xen XEN=4.17"
@@ -57,7 +57,7 @@ matrix_md() {
 	local c
 	echo "# Test matrix $stamp"
 	echo
-	echo "Guests x Xen hosts of the Xen-in-QEMU harness (scripts/test-matrix.sh);"
+	echo "Guests x Xen hosts of the Xen-in-QEMU harness (scripts/run/test-matrix.sh);"
 	echo "each cell's output in \`<cell>.log\` beside this file."
 	echo
 	echo "| cell | what | passed | failed | skipped | time |"

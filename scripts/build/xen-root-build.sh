@@ -1,13 +1,13 @@
 #!/bin/bash
 # Build smpalt's dom0 programs for the XEN=4.20 host inside its Debian 13
-# root (cache/xen-4.20/root, scripts/fetch-xen.sh), so that the dom0 image,
-# whose glibc and Xen libraries are that root's, carries binaries built
-# against them: the suite's own gcc, libxen-dev (libxenstore, libxenstat
-# 4.20), libinih, libsystemd and libvirt.
+# root (cache/xen-4.20/root, scripts/build/fetch-xen.sh), so that the dom0
+# image, whose glibc and Xen libraries are that root's, carries binaries
+# built against them: the suite's own gcc, libxen-dev (libxenstore,
+# libxenstat 4.20), libinih, libsystemd and libvirt.
 #
-#   scripts/xen-root-build.sh autoscaler OUT   the autoscaler (`make tools`
+#   scripts/build/xen-root-build.sh autoscaler OUT   the autoscaler (`make tools`
 #                                              in the root) copied to OUT
-#   scripts/xen-root-build.sh debs OUTDIR      the Debian packages
+#   scripts/build/xen-root-build.sh debs OUTDIR      the Debian packages
 #                                              (dpkg-buildpackage -b -Pnocheck,
 #                                              DEB_BUILD_OPTIONS=nocheck),
 #                                              their .deb files to OUTDIR
@@ -20,7 +20,7 @@
 # SMPALT_VERSION (what --version prints; default the tree's release).
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script xen-root-build
 what=
 dest=
@@ -31,7 +31,7 @@ parse_args "$@"
 what=${args[0]}
 dest=${args[1]}
 case $what in autoscaler | debs) ;; *) die "unknown build '$what' (autoscaler or debs)" ;; esac
-. "$(dirname "$0")/lib/xen-host.sh"
+. "$(dirname "$0")/../lib/xen-host.sh"
 [ "$XEN_OWN_LIBC" = 1 ] || die "XEN=$XEN builds on the machine itself (make tools, make deb)"
 [ "$(id -u)" -eq 0 ] || die "chroot needs root"
 [ -x "$XEN_ROOT/usr/bin/apt-get" ] || die "$XEN_ROOT missing: run make xen-fetch XEN=$XEN"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # make bench: every benchmark in one go, results in results/<timestamp>/.
 #
-#   1. one Xen boot (scripts/xen-run.sh) running these scenarios:
+#   1. one Xen boot (scripts/run/xen-run.sh) running these scenarios:
 #        bench-locks       the guest's in-guest benchmark, one vCPU: each
 #                          lock primitive and the lock-heavy work item in
 #                          SMP and in UP form, figures checked plausible
@@ -18,19 +18,19 @@
 #                          offline, a fork loop in UP and SMP code and in
 #                          stock Linux
 #   2. the host benchmark (make bench-host)
-#   3. scripts/bench-report.py: CSVs, PNG plots, summary.md; the summary
+#   3. scripts/report/bench-report.py: CSVs, PNG plots, summary.md; the summary
 #      table is printed last.
 # A part that fails is reported as "not measured"; the exit status is
 # non-zero if any part failed.
 #
-# Usage: scripts/bench.sh -g GUEST_ELF -H BENCH_HOST_PROGRAM [-r ROUNDS]
+# Usage: scripts/run/bench.sh -g GUEST_ELF -H BENCH_HOST_PROGRAM [-r ROUNDS]
 #                         [-o RESULTS_DIR]
 #   ROUNDS        rounds of the vcpu-set steps (default 5: 20 toggles)
 #   RESULTS_DIR   default results/<UTC timestamp>; results/latest points
 #                 at the last one
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script bench 2
 LINUX_DOMU_DIR=$CACHE/linux-domu
 LINUX_SMPALT_DOMU_DIR=$CACHE/linux-smpalt-domu
@@ -69,17 +69,17 @@ ln -sfn "$res" "$TOP/results/latest" 2>/dev/null || true
 failed=0
 
 # --- 1. Xen: the stock-Linux domU's files, then one boot for all scenarios
-stage "Linux domU initramfs (scripts/mk-linux-domu.sh)"
-if bash "$TOP/scripts/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
-	bash "$TOP/scripts/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" >>"$res/fetch.log" 2>&1; then
+stage "Linux domU initramfs (scripts/build/mk-linux-domu.sh)"
+if bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
+	bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" >>"$res/fetch.log" 2>&1; then
 	linux_dir=$LINUX_DOMU_DIR
 else
 	stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
 	linux_dir=
 fi
-stage "patched Linux domU initramfs (scripts/mk-linux-smpalt-domu.sh)"
+stage "patched Linux domU initramfs (scripts/build/mk-linux-smpalt-domu.sh)"
 if [ -f "$LINUX_VMLINUZ" ] &&
-	bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$LINUX_SMPALT_DOMU_DIR" \
+	bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$LINUX_SMPALT_DOMU_DIR" \
 		-k "$LINUX_VMLINUZ" >>"$res/fetch.log" 2>&1; then
 	smpalt_linux_dir=$LINUX_SMPALT_DOMU_DIR
 else
@@ -91,9 +91,10 @@ xen_status=0
 LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir XEN_OUT=$res/xen \
 	XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
 	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS" \
-	bash "$TOP/scripts/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
+	bash "$TOP/scripts/run/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
 	tee "$res/xen-run.txt" || xen_status=$?
-# The Xen, dom0 kernel and QEMU packages the run used (scripts/fetch-xen.sh).
+# The Xen, dom0 kernel and QEMU packages the run used
+# (scripts/build/fetch-xen.sh).
 cat "$res/xen/versions.txt" >>"$res/run.txt" 2>/dev/null || true
 if [ "$xen_status" -ne 0 ]; then
 	failed=1
@@ -116,5 +117,5 @@ fi
 # --- 3. report, the summary table last
 stage "results in $res (summary.md, *.csv, *.png); summary:"
 echo
-python3 "$TOP/scripts/bench-report.py" "$res" || failed=1
+python3 "$TOP/scripts/report/bench-report.py" "$res" || failed=1
 exit $failed

@@ -14,16 +14,16 @@
 # /opt/smpalt/smpalt-lostupdate.elf; the benchmarks' event stamper
 # (tests/bench/xs_stamp.c) at /opt/smpalt/bin/smpalt-xs-stamp when built.
 #
-# Usage: scripts/mkinitramfs.sh [-o OUTPUT] [GUEST_ELF]
+# Usage: scripts/build/mkinitramfs.sh [-o OUTPUT] [GUEST_ELF]
 #   OUTPUT     default cache/dom0-initrd.gz
 #   GUEST_ELF  also taken from the environment; without it (or without
 #              the autoscaler) nothing is installed and the scenarios that
 #              need the guest report SKIP.
 # Environment: LINUX_DOMU_DIR=DIR also carries DIR/vmlinuz and DIR/initrd.gz
-# (scripts/mk-linux-domu.sh) to /opt/smpalt/linux/ for the stock-Linux
+# (scripts/build/mk-linux-domu.sh) to /opt/smpalt/linux/ for the stock-Linux
 # bench scenario; without it that scenario reports SKIP.
 # LINUX_SMPALT_DIR=DIR likewise carries the patched Linux guest, DIR/vmlinuz
-# (make linux) and DIR/initrd.gz (scripts/mk-linux-smpalt-domu.sh), to
+# (make linux) and DIR/initrd.gz (scripts/build/mk-linux-smpalt-domu.sh), to
 # /opt/smpalt/linux-smpalt/ for tests/linux/; without it those scenarios fail.
 # SMPALT_DEBS="A.deb B.deb": smpalt installed from its Debian packages
 # (smpalt-autoscaler, smpalt-guest) instead: each unpacked with `dpkg -x`
@@ -31,17 +31,17 @@
 # /opt/smpalt/installed.env telling scripts/dom0/lib.sh where they put the
 # kernel, the autoscaler and the unit.
 # LIBVIRT=1 also carries libvirtd with its libxl driver and virsh (fetched by
-# `LIBVIRT=1 scripts/fetch-xen.sh`) for the scenarios that need libvirt;
+# `LIBVIRT=1 scripts/build/fetch-xen.sh`) for the scenarios that need libvirt;
 # ~29 MB more compressed, so the default image leaves it out.
 # XEN=4.20 (scripts/lib/xen-host.sh): everything from cache/xen-4.20/root,
 # the trixie userland, its glibc and loader included.
-# Needs scripts/fetch-xen.sh to have run (cache/xen/root).
+# Needs scripts/build/fetch-xen.sh to have run (cache/xen/root).
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script mkinitramfs
 # XEN= picks the host (scripts/lib/xen-host.sh): XEN_ROOT, XEN_VERSION.
-. "$(dirname "$0")/lib/xen-host.sh"
+. "$(dirname "$0")/../lib/xen-host.sh"
 XEN_BIN=usr/lib/xen-$XEN_VERSION/bin
 LIBDIR=lib/x86_64-linux-gnu
 LOADER=lib64/ld-linux-x86-64.so.2
@@ -79,9 +79,9 @@ parse_args "$@"
 [ ${#elves[@]} -eq 0 ] || GUEST_ELF=${elves[-1]}
 GUEST_ELF=${GUEST_ELF:-}
 
-[ -d "$XEN_ROOT" ] || die "$XEN_ROOT missing: run scripts/fetch-xen.sh first"
+[ -d "$XEN_ROOT" ] || die "$XEN_ROOT missing: run scripts/build/fetch-xen.sh first"
 for t in cpio gzip readelf; do
-	command -v $t >/dev/null || die "$t not found (scripts/install-deps.sh)"
+	command -v $t >/dev/null || die "$t not found (scripts/build/install-deps.sh)"
 done
 if [ -n "$GUEST_ELF" ] && [ ! -f "$GUEST_ELF" ]; then
 	die "guest kernel $GUEST_ELF does not exist"
@@ -121,7 +121,7 @@ needed_of() {
 }
 copy_bin() {
 	local src=$1 dst=$2 dep
-	[ -f "$src" ] || die "missing $src (re-run scripts/fetch-xen.sh)"
+	[ -f "$src" ] || die "missing $src (re-run scripts/build/fetch-xen.sh)"
 	cp -L "$src" "$stage/$dst"
 	chmod 0755 "$stage/$dst"
 	for dep in $(needed_of "$src"); do
@@ -146,7 +146,7 @@ ln -s "x86_64-linux-gnu/$(basename "$LOADER")" "$stage/lib/$(basename "$LOADER")
 cp -L "$LOADER_SRC" "$stage/$LIBDIR/$(basename "$LOADER")"
 
 # --- busybox (static); init installs its applet links at boot
-[ -x "$XEN_ROOT/bin/busybox" ] || die "busybox missing: run scripts/fetch-xen.sh"
+[ -x "$XEN_ROOT/bin/busybox" ] || die "busybox missing: run scripts/build/fetch-xen.sh"
 cp "$XEN_ROOT/bin/busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 
@@ -189,7 +189,7 @@ LINUX_DOMU_DIR=${LINUX_DOMU_DIR:-}
 if [ -n "$LINUX_DOMU_DIR" ]; then
 	for f in vmlinuz initrd.gz; do
 		[ -f "$LINUX_DOMU_DIR/$f" ] ||
-			die "$LINUX_DOMU_DIR/$f missing (scripts/mk-linux-domu.sh)"
+			die "$LINUX_DOMU_DIR/$f missing (scripts/build/mk-linux-domu.sh)"
 		install -D -m 0644 "$LINUX_DOMU_DIR/$f" "$stage/opt/smpalt/linux/$f"
 	done
 fi
@@ -197,7 +197,7 @@ LINUX_SMPALT_DIR=${LINUX_SMPALT_DIR:-}
 if [ -n "$LINUX_SMPALT_DIR" ]; then
 	for f in vmlinuz initrd.gz; do
 		[ -f "$LINUX_SMPALT_DIR/$f" ] ||
-			die "$LINUX_SMPALT_DIR/$f missing (make linux, scripts/mk-linux-smpalt-domu.sh)"
+			die "$LINUX_SMPALT_DIR/$f missing (make linux, scripts/build/mk-linux-smpalt-domu.sh)"
 		install -D -m 0644 "$LINUX_SMPALT_DIR/$f" "$stage/opt/smpalt/linux-smpalt/$f"
 	done
 fi
@@ -207,7 +207,8 @@ fi
 # copied above is the same version as the host's libxen-dev).
 # AUTOSCALER from the environment, else the gcc or clang build if present.
 INSTALL_PREFIX=/usr/local
-# XEN=4.20: only its build in the Debian 13 root (scripts/xen-root-build.sh).
+# XEN=4.20: only its build in the Debian 13 root
+# (scripts/build/xen-root-build.sh).
 AUTOSCALER=${AUTOSCALER:-}
 autoscalers=("$TOP"/build/{gcc,clang}/tools/smpalt-autoscaler)
 [ "$XEN_OWN_LIBC" != 1 ] || autoscalers=("$TOP/build/xen-$XEN_VERSION/tools/smpalt-autoscaler")
@@ -237,7 +238,7 @@ if [ -n "$SMPALT_DEBS" ]; then
 	installed="dpkg -x $(for d in $SMPALT_DEBS; do basename "$d"; done | tr '\n' ' ')"
 	installed=${installed% }
 	cat >"$stage/opt/smpalt/installed.env" <<-EOF
-		# Where the Debian packages put smpalt (scripts/mkinitramfs.sh).
+		# Where the Debian packages put smpalt (scripts/build/mkinitramfs.sh).
 		SMPALT_ELF=$deb_kernel
 		SMPALT_AUTOSCALER=$deb_autoscaler
 		SMPALT_UNIT=/$deb_unit

@@ -1,7 +1,7 @@
 #!/bin/busybox sh
 # smpalt-work CS: the lock-heavy loop that `make bench` times inside a Linux
-# domU (stock and patched alike: scripts/mk-linux-domu.sh and
-# scripts/mk-linux-smpalt-domu.sh copy this file to /bin/smpalt-work, and
+# domU (stock and patched alike: scripts/build/mk-linux-domu.sh and
+# scripts/build/mk-linux-smpalt-domu.sh copy this file to /bin/smpalt-work, and
 # their /init starts it, pinned to cpu 0, when the kernel command line has
 # smpalt.work=CS).
 #

@@ -2,7 +2,7 @@
 # The Xen part of `make demo`: boot Xen 4.17 (XEN=4.20: 4.20) in QEMU, run a dom0 demo in
 # which a guest with vcpus=1, maxvcpus=4 runs a phased workload profile
 # under smpalt-autoscaler, show one line a second live, then plot and
-# summarise the run (scripts/demo-report.py). Two guests:
+# summarise the run (scripts/report/demo-report.py). Two guests:
 #   smpalt  the smpalt kernel (GUEST_ELF) runs its built-in profile and
 #           publishes its load, which the autoscaler scales it by
 #           (scripts/dom0/demo-autoscale.sh)
@@ -10,10 +10,10 @@
 #           profile from its command line and publishes no load: the
 #           autoscaler uses Xen's CPU accounting, --signal xen
 #           (scripts/dom0/demo-autoscale-linux.sh); its busybox initramfs
-#           is built here (scripts/mk-linux-smpalt-domu.sh) into
+#           is built here (scripts/build/mk-linux-smpalt-domu.sh) into
 #           build/linux-smpalt-demo/
 #
-# Usage: scripts/run-demo-autoscale.sh [-G smpalt|linux] -g GUEST_ELF
+# Usage: scripts/run/run-demo-autoscale.sh [-G smpalt|linux] -g GUEST_ELF
 #                                      [-k VMLINUZ]
 #   -G        the guest (default smpalt)
 #   -g        the smpalt kernel: the guest itself, and with -G linux what
@@ -25,7 +25,7 @@
 # 420 s for the Linux one), VERBOSE=1 (the whole serial log live).
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script demo 2
 # Boot of the guest, ~66 s of profile, settling, the result upload.
 DEMO_TIMEOUT=240
@@ -65,11 +65,11 @@ ln -sfn "$DEMO_DIR" "$TOP/out/demo/latest"
 
 if [ "$GUEST" = linux ]; then
 	# The guest's initramfs needs busybox from the Xen packages.
-	bash "$TOP/scripts/fetch-xen.sh" >"$DEMO_DIR/fetch.log" 2>&1 ||
-		{ cat "$DEMO_DIR/fetch.log" >&2; die "scripts/fetch-xen.sh failed"; }
-	bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$LINUX_DOMU_OUT" -k "$VMLINUZ" \
+	bash "$TOP/scripts/build/fetch-xen.sh" >"$DEMO_DIR/fetch.log" 2>&1 ||
+		{ cat "$DEMO_DIR/fetch.log" >&2; die "scripts/build/fetch-xen.sh failed"; }
+	bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$LINUX_DOMU_OUT" -k "$VMLINUZ" \
 		>"$DEMO_DIR/linux-smpalt-domu.log" 2>&1 ||
-		{ cat "$DEMO_DIR/linux-smpalt-domu.log" >&2; die "scripts/mk-linux-smpalt-domu.sh failed"; }
+		{ cat "$DEMO_DIR/linux-smpalt-domu.log" >&2; die "scripts/build/mk-linux-smpalt-domu.sh failed"; }
 	echo "demo: $(tail -1 "$DEMO_DIR/linux-smpalt-domu.log")"
 	export LINUX_SMPALT_DIR=$LINUX_DOMU_OUT
 fi
@@ -78,11 +78,11 @@ echo "demo: Xen ${XEN:-4.17} in QEMU (TCG); $WHAT; results in $DEMO_DIR"
 rc=0
 XEN_OUT=$DEMO_DIR/xen \
 	XEN_SCENARIO_TIMEOUT=${XEN_SCENARIO_TIMEOUT:-$DEMO_TIMEOUT} \
-	bash "$TOP/scripts/xen-run.sh" -g "$GUEST_ELF" $SCENARIO || rc=$?
+	bash "$TOP/scripts/run/xen-run.sh" -g "$GUEST_ELF" $SCENARIO || rc=$?
 
 echo
 if [ -s "$DEMO_DIR/xen/$SCENARIO.csv" ]; then
-	python3 "$TOP/scripts/demo-report.py" "$DEMO_DIR" || rc=1
+	python3 "$TOP/scripts/report/demo-report.py" "$DEMO_DIR" || rc=1
 else
 	echo "demo: no samples came back ($DEMO_DIR/xen/$SCENARIO.csv):" \
 		"nothing to plot; see $DEMO_DIR/xen/"

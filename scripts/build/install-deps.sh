@@ -2,7 +2,7 @@
 # Install the host packages smpalt's build, tests and harness need.
 # Idempotent: packages already present are skipped without touching apt.
 # The Xen hypervisor, the Xen tools and the dom0 kernel are NOT installed
-# here: scripts/fetch-xen.sh downloads and unpacks them into the cache.
+# here: scripts/build/fetch-xen.sh downloads and unpacks them into the cache.
 set -euo pipefail
 
 PKGS=(

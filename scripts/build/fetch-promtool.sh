@@ -6,13 +6,13 @@
 # maintainer scripts enable and start a Prometheus server. The test needs
 # the checker alone, so the package is downloaded with `apt-get download`
 # into cache/promtool/ and unpacked there with `dpkg -x`, as
-# scripts/fetch-xen.sh does for Xen. Idempotent: an unpacked promtool is
+# scripts/build/fetch-xen.sh does for Xen. Idempotent: an unpacked promtool is
 # kept. Prints nothing but errors and one line when it downloads.
 #
-# Usage: scripts/fetch-promtool.sh            (CACHE=dir overrides cache/)
+# Usage: scripts/build/fetch-promtool.sh            (CACHE=dir overrides cache/)
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${CACHE:-$TOP/cache}
 DIR=$CACHE/promtool
 BIN=$DIR/root/usr/bin/promtool

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the systemd dom0 initramfs of the Xen-in-QEMU harness: Debian 12
 # as a real Xen host runs it, with systemd as PID 1, for the scenarios
-# marked "# needs: systemd" (scripts/xen-run.sh boots it for them).
+# marked "# needs: systemd" (scripts/run/xen-run.sh boots it for them).
 #
 # Three parts, the first two cached in cache/dom0-systemd/:
 #   1. root/: `debootstrap --variant=minbase` of bookworm with systemd,
@@ -26,7 +26,7 @@
 # which systemd runs as xen.service: oxenstored, xen-init-dom0,
 # xenconsoled, as on a Debian 12 Xen host.
 #
-# Usage: scripts/mkdom0-systemd.sh [-o OUTPUT]
+# Usage: scripts/build/mkdom0-systemd.sh [-o OUTPUT]
 #   OUTPUT    default cache/dom0-systemd/dom0-initrd.gz
 # Environment:
 #   SMPALT_DEBS   .deb files to carry (space-separated paths), e.g. the
@@ -37,18 +37,18 @@
 #   XEN           4.17 (default) or 4.20 (scripts/lib/xen-host.sh): 4.20
 #                 makes Debian 13 "trixie" with xen-utils-4.20 and the 6.12
 #                 dom0 kernel's modules, cached in cache/xen-4.20/dom0-systemd/
-# Needs scripts/fetch-xen.sh to have run (the dom0 kernel's modules and
-# the Xen .debs), debootstrap, zstd and cpio (scripts/install-deps.sh).
+# Needs scripts/build/fetch-xen.sh to have run (the dom0 kernel's modules and
+# the Xen .debs), debootstrap, zstd and cpio (scripts/build/install-deps.sh).
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${CACHE:-$TOP/cache}
 log() { echo "mkdom0-systemd: $*"; }
 die() {
 	echo "mkdom0-systemd: error: $*" >&2
 	exit 1
 }
-. "$(dirname "$0")/lib/xen-host.sh"
+. "$(dirname "$0")/../lib/xen-host.sh"
 SD_CACHE=$CACHE/dom0-systemd
 [ "$XEN" = 4.17 ] || SD_CACHE=$XEN_CACHE/dom0-systemd
 ROOT=$SD_CACHE/root
@@ -108,10 +108,10 @@ for d in $SMPALT_DEBS; do
 	case $d in *.deb) ;; *) die "SMPALT_DEBS: $d is not a .deb file" ;; esac
 done
 for t in debootstrap zstd cpio gzip chroot; do
-	command -v $t >/dev/null || die "$t not found (scripts/install-deps.sh)"
+	command -v $t >/dev/null || die "$t not found (scripts/build/install-deps.sh)"
 done
 [ -d "$XEN_CACHE/root/lib/modules" ] && [ -d "$XEN_CACHE/debs" ] ||
-	die "$XEN_CACHE missing: run scripts/fetch-xen.sh first"
+	die "$XEN_CACHE missing: run scripts/build/fetch-xen.sh first"
 
 # apt_mirror: scripts/lib/xen-host.sh.
 mkdir -p "$SD_CACHE"
@@ -125,10 +125,10 @@ if [ "$XEN_OWN_LIBC" = 1 ]; then
 	# XEN=4.20: the tools are the trixie root's, installed from the mirror
 	# the hypervisor came from.
 	xen_build=$(dpkg-query --admindir="$XEN_ROOT/var/lib/dpkg" -W -f='${Version}' "xen-utils-$XEN_VERSION") ||
-		die "no xen-utils-$XEN_VERSION in $XEN_ROOT (scripts/fetch-xen.sh)"
+		die "no xen-utils-$XEN_VERSION in $XEN_ROOT (scripts/build/fetch-xen.sh)"
 else
 	xen_utils_deb=$(compgen -G "$XEN_CACHE/debs/xen-utils-${XEN_VERSION}_*.deb" | head -1)
-	[ -n "$xen_utils_deb" ] || die "no xen-utils-$XEN_VERSION .deb in $XEN_CACHE/debs (scripts/fetch-xen.sh)"
+	[ -n "$xen_utils_deb" ] || die "no xen-utils-$XEN_VERSION .deb in $XEN_CACHE/debs (scripts/build/fetch-xen.sh)"
 	xen_build=$(dpkg-deb -f "$xen_utils_deb" Version)
 fi
 
@@ -154,7 +154,7 @@ if [ "$(cat "$ROOT_STAMP" 2>/dev/null)" != "$want_stamp" ]; then
 	# is versioned): the harness's own .debs, when the mirror had others.
 	have=$(chroot "$ROOT" dpkg-query -W -f='${Version}' xen-utils-$XEN_VERSION)
 	if [ "$have" != "$xen_build" ] && [ "$XEN_OWN_LIBC" = 1 ]; then
-		die "xen-utils-$XEN_VERSION $have from the mirror, $xen_build in $XEN_ROOT: remake it (rm -r $XEN_ROOT; scripts/fetch-xen.sh)"
+		die "xen-utils-$XEN_VERSION $have from the mirror, $xen_build in $XEN_ROOT: remake it (rm -r $XEN_ROOT; scripts/build/fetch-xen.sh)"
 	elif [ "$have" != "$xen_build" ]; then
 		log "xen-utils-$XEN_VERSION $have from the mirror, the hypervisor's is $xen_build: installing the harness's .debs"
 		mkdir -p "$ROOT/tmp/xen-debs"

@@ -6,7 +6,7 @@
 # and the .changes/.buildinfo; out/deb/build.log is the build's output.
 # Run by `make deb` and by tests/install/check-deb.sh (`make test-deb`).
 #
-# Usage: scripts/build-deb.sh [dpkg-buildpackage option...]
+# Usage: scripts/build/build-deb.sh [dpkg-buildpackage option...]
 #   (default: -us -uc -b; DEB_BUILD_OPTIONS from the environment, e.g.
 #   nocheck to skip the daemon's host tests in the build)
 # The copy holds the tracked and new files of a git checkout (not the
@@ -14,7 +14,7 @@
 # results/ elsewhere. Exit status: dpkg-buildpackage's.
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script build-deb
 OUT=$TOP/out/deb
 SRC=$OUT/src

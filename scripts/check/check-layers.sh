@@ -13,11 +13,11 @@
 # ground floor: they only record sites in sections, for every layer's
 # locks; the engine that rewrites them (alt_core) is arch-xen's.
 #
-#   scripts/check-layers.sh        check; one line per finding, then
+#   scripts/check/check-layers.sh        check; one line per finding, then
 #                                  "layers: N passed, N failed"
-#   scripts/check-layers.sh -v     also print every include edge
+#   scripts/check/check-layers.sh -v     also print every include edge
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 verbose=0
 [ "${1:-}" = -v ] && verbose=1
@@ -63,7 +63,7 @@ check_file() { # file unit layer
 	for inc in $(includes "$file"); do
 		local to=${layer_of[$inc]:-}
 		if [ -z "$to" ]; then
-			echo "FAIL $file: <smpalt/$inc.h> has no layer (no source of that name, not in the table of scripts/check-layers.sh)"
+			echo "FAIL $file: <smpalt/$inc.h> has no layer (no source of that name, not in the table of scripts/check/check-layers.sh)"
 			fail=$((fail + 1))
 			continue
 		fi
@@ -85,7 +85,7 @@ done
 for h in include/smpalt/*.h; do
 	n=$(basename "${h%.h}")
 	if [ -z "${layer_of[$n]:-}" ]; then
-		echo "FAIL $h has no layer (no source of that name, not in the table of scripts/check-layers.sh)"
+		echo "FAIL $h has no layer (no source of that name, not in the table of scripts/check/check-layers.sh)"
 		fail=$((fail + 1))
 		continue
 	fi

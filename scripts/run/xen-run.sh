@@ -3,10 +3,10 @@
 # with Debian 12's dom0, or XEN=4.20 with Debian 13's (scripts/lib/xen-host.sh).
 #
 # One boot runs every requested scenario: fetch Xen and the dom0 kernel
-# (scripts/fetch-xen.sh), build the dom0 initramfs with the guest kernel and
-# the scenarios (scripts/mkinitramfs.sh), boot QEMU, follow its serial log
-# live, then split the results that dom0 sent back between markers into
-# out/xen/<timestamp>/ and print one line per scenario:
+# (scripts/build/fetch-xen.sh), build the dom0 initramfs with the guest
+# kernel and the scenarios (scripts/build/mkinitramfs.sh), boot QEMU, follow
+# its serial log live, then split the results that dom0 sent back between
+# markers into out/xen/<timestamp>/ and print one line per scenario:
 #     <scenario>: SUCCESS|SKIP|FAILURE|ERROR [reason]
 #     N passed, N failed, N skipped
 # Exits non-zero on any FAILURE or ERROR (a scenario that never reported is
@@ -15,7 +15,8 @@
 # and the QEMU (and the CPU hogs of XEN_BUSY=1) started here are always
 # killed on exit, Ctrl-C and timeout included.
 #
-# Usage: scripts/xen-run.sh [-g GUEST_ELF] [-s SUITE] [-G GUEST] [scenario ...]
+# Usage: scripts/run/xen-run.sh [-g GUEST_ELF] [-s SUITE] [-G GUEST]
+#                               [scenario ...]
 #   -s SUITE       which scenarios run by default, and against which guest:
 #                  xen (the default): every tests/xen/*.sh, guest smpalt;
 #                  linux (make test-linux): every tests/linux/*.sh and every
@@ -35,8 +36,8 @@
 #                         smpalt.xen=<version> on its command line
 #   GUEST_ELF             the guest kernel (or -g); none: guest scenarios SKIP
 #   LINUX_SMPALT_DIR      the patched Linux guest (DIR/vmlinuz, DIR/initrd.gz:
-#                         scripts/mk-linux-smpalt-domu.sh), carried by
-#                         scripts/mkinitramfs.sh; unset with guest linux:
+#                         scripts/build/mk-linux-smpalt-domu.sh), carried by
+#                         scripts/build/mkinitramfs.sh; unset with guest linux:
 #                         made here from LINUX_VMLINUZ (default
 #                         cache/linux/out/vmlinuz, make linux) into
 #                         build/linux-smpalt-domu/
@@ -67,14 +68,14 @@
 # Scenarios marked "# needs: libvirt" in their header run in a boot of
 # their own, with libvirtd in dom0 (LIBVIRT=1: its own initramfs, the same
 # machine), and those marked "# needs: systemd" in another, on Debian 12
-# with systemd as PID 1 (DOM0=systemd: scripts/mkdom0-systemd.sh); the
+# with systemd as PID 1 (DOM0=systemd: scripts/build/mkdom0-systemd.sh); the
 # first boot runs the others as without them. Then the last line is the
 # total of all boots.
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script xen-run 2
-. "$(dirname "$0")/lib/xen-host.sh"
+. "$(dirname "$0")/../lib/xen-host.sh"
 QEMU=${QEMU:-qemu-system-x86_64}
 QEMU_LOCK=/tmp/smpalt-qemu.lock
 # Machine given to Xen (verified set-up: SMAP/SMEP off and XSAVE hidden, or dom0
@@ -192,7 +193,7 @@ if [ -n "$GUEST_ELF" ]; then
 	[ -f "$GUEST_ELF" ] || die "guest kernel $GUEST_ELF does not exist"
 	GUEST_ELF=$(cd "$(dirname "$GUEST_ELF")" && pwd)/$(basename "$GUEST_ELF")
 fi
-command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/install-deps.sh)"
+command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/build/install-deps.sh)"
 command -v flock >/dev/null || die "flock not found"
 
 # --- scenarios that need another dom0 image: a boot of their own for
@@ -378,9 +379,9 @@ trap 'echo "xen-run: interrupted" >&2; exit 130' INT
 trap 'echo "xen-run: terminated" >&2; exit 143' TERM
 
 # --- 1. Xen, tools, dom0 kernel
-stage "fetch: scripts/fetch-xen.sh (Xen $XEN_VERSION, Debian $XEN_SUITE dom0)"
+stage "fetch: scripts/build/fetch-xen.sh (Xen $XEN_VERSION, Debian $XEN_SUITE dom0)"
 # Its lines show: a first fetch of XEN=4.20 debootstraps for minutes.
-bash "$TOP/scripts/fetch-xen.sh" 2>&1 | tee "$RUN_DIR/fetch.log" | sed 's/^/    /' ||
+bash "$TOP/scripts/build/fetch-xen.sh" 2>&1 | tee "$RUN_DIR/fetch.log" | sed 's/^/    /' ||
 	die "fetch-xen.sh failed (log: $RUN_DIR/fetch.log)"
 cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
 
@@ -388,10 +389,10 @@ cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
 # it (its kernel is the dom0 kernel just fetched; well under a second); the
 # libvirt and systemd boots have no use for it.
 if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]; then
-	stage "linux domU: scripts/mk-linux-domu.sh"
+	stage "linux domU: scripts/build/mk-linux-domu.sh"
 	domu_dir=$CACHE/linux-domu
 	[ "$XEN" = 4.17 ] || domu_dir=$XEN_CACHE/linux-domu
-	bash "$TOP/scripts/mk-linux-domu.sh" -o "$domu_dir" \
+	bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$domu_dir" \
 		>"$RUN_DIR/linux-domu.log" 2>&1 ||
 		{ cat "$RUN_DIR/linux-domu.log" >&2; die "mk-linux-domu.sh failed"; }
 	export LINUX_DOMU_DIR=$domu_dir
@@ -404,8 +405,8 @@ if [ "$GUEST_KIND" = linux ] && [ -z "${LINUX_SMPALT_DIR+set}" ] &&
 	[ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]; then
 	vmlinuz=${LINUX_VMLINUZ:-$CACHE/linux/out/vmlinuz}
 	if [ -f "$vmlinuz" ]; then
-		stage "linux guest: scripts/mk-linux-smpalt-domu.sh -k $vmlinuz"
-		bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$TOP/build/linux-smpalt-domu" \
+		stage "linux guest: scripts/build/mk-linux-smpalt-domu.sh -k $vmlinuz"
+		bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$TOP/build/linux-smpalt-domu" \
 			-k "$vmlinuz" >"$RUN_DIR/linux-smpalt-domu.log" 2>&1 ||
 			{ cat "$RUN_DIR/linux-smpalt-domu.log" >&2; die "mk-linux-smpalt-domu.sh failed"; }
 		export LINUX_SMPALT_DIR=$TOP/build/linux-smpalt-domu
@@ -418,7 +419,7 @@ fi
 if [ "$DOM0" = systemd ]; then
 	# The first build (debootstrap) takes minutes: its lines show.
 	stage "initramfs: systemd dom0 (Debian $XEN_SUITE), packages ${SMPALT_DEBS:-<none: the scenarios that install them will SKIP>}"
-	SMPALT_DEBS=${SMPALT_DEBS:-} bash "$TOP/scripts/mkdom0-systemd.sh" -o "$INITRD" 2>&1 |
+	SMPALT_DEBS=${SMPALT_DEBS:-} bash "$TOP/scripts/build/mkdom0-systemd.sh" -o "$INITRD" 2>&1 |
 		tee "$RUN_DIR/initramfs.log" | sed 's/^/    /' ||
 		die "mkdom0-systemd.sh failed"
 else
@@ -427,7 +428,7 @@ else
 	else
 		stage "initramfs: guest ${GUEST_ELF:-<none: guest scenarios will SKIP>}$image_note"
 	fi
-	bash "$TOP/scripts/mkinitramfs.sh" -o "$INITRD" ${GUEST_ELF:+"$GUEST_ELF"} \
+	bash "$TOP/scripts/build/mkinitramfs.sh" -o "$INITRD" ${GUEST_ELF:+"$GUEST_ELF"} \
 		>"$RUN_DIR/initramfs.log" 2>&1 ||
 		{ cat "$RUN_DIR/initramfs.log" >&2; die "mkinitramfs.sh failed"; }
 fi

@@ -17,11 +17,11 @@
 # tree's scripts/get_maintainer.pl per file, and To:/Cc: lines for the
 # whole series.
 #
-# Usage: SIGNOFF="Name <address>" scripts/upstream-linux.sh
+# Usage: SIGNOFF="Name <address>" scripts/build/upstream-linux.sh
 # Needs the pristine tree of `make linux KVER=7.2` (cache/linux-7.2/).
 set -euo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 host_script upstream
 parse_args "$@"
 KVER=7.2

@@ -2,7 +2,7 @@
 # Run make targets once with CC=gcc and once with CC=clang (each compiler
 # builds into its own build/<compiler>/) and add up the counts.
 #
-#   scripts/run-each-compiler.sh TARGET...
+#   scripts/run/run-each-compiler.sh TARGET...
 #
 # Prints each run's output, whose last line is "<compiler>: N passed, N
 # failed", then the total "N passed, N failed"; exits non-zero on any
@@ -10,8 +10,8 @@
 # counts as one failure. MAKE: the make to run (make's own, from a
 # recipe, so that -j carries over).
 set -uo pipefail
-. "$(dirname "$0")/lib/host.sh"
-. "$TOP/scripts/tally.sh"
+. "$(dirname "$0")/../lib/host.sh"
+. "$TOP/scripts/lib/tally.sh"
 
 COMPILERS="gcc clang"
 

@@ -9,11 +9,11 @@
 #      (linux-source-$KVER in the version's cache folder, after the patches
 #      before it), and that tree's scripts/checkpatch.pl --strict finds
 #      nothing (no error, no warning, no check);
-#   3. the guest's busybox initramfs (scripts/mk-linux-smpalt-domu.sh),
+#   3. the guest's busybox initramfs (scripts/build/mk-linux-smpalt-domu.sh),
 #      beside a copy of that version's kernel, which the dom0 image then
 #      carries;
 #   4. the scenarios of the Linux guest on real Xen in QEMU, one boot
-#      (scripts/xen-run.sh -s linux: those in tests/linux/, the stock-kernel
+#      (scripts/run/xen-run.sh -s linux: those in tests/linux/, the stock-kernel
 #      control included, and those in tests/xen/ whose "# guests:" line
 #      names linux, all against the patched guest).
 # Steps 1-3 print "PASS WHAT" or "FAIL WHAT: why" per check; step 4 one
@@ -21,14 +21,14 @@
 # patched kernel its scenarios run and fail, saying so. The last line is
 # "N passed, N failed" (a skipped scenario counts as failed).
 #
-# Usage: [KVER=...] scripts/test-linux.sh [scenario ...]   (default: all
+# Usage: [KVER=...] scripts/run/test-linux.sh [scenario ...]   (default: all
 # of step 4's)
 # Environment: KVER, LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU
 # hogs beside QEMU, as for make test-xen). Results in
 # out/linux/<timestamp>/ (out/linux/latest).
 set -uo pipefail
 
-. "$(dirname "$0")/lib/host.sh"
+. "$(dirname "$0")/../lib/host.sh"
 . "$TOP/scripts/lib/linux-version.sh"
 PRISTINE=$LINUX_PRISTINE
 SERIES_DIR=$LINUX_SERIES_DIR
@@ -39,7 +39,7 @@ DOMU_DIR=$LINUX_DOMU_SMPALT
 # results folder).
 SHOW_LINES=30
 
-. "$TOP/scripts/tally.sh"
+. "$TOP/scripts/lib/tally.sh"
 
 stamp=$(date -u +%Y%m%d-%H%M%S)
 RUN_DIR=$TOP/out/linux/$stamp
@@ -137,17 +137,17 @@ echo "test-linux: series checked in $(($(date +%s) - t)) s"
 
 # --- 3. the guest's initramfs, beside a copy of the kernel
 domu=
-if ! bash "$TOP/scripts/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1; then
-	ko "guest initramfs" "scripts/fetch-xen.sh failed"
+if ! bash "$TOP/scripts/build/fetch-xen.sh" >"$RUN_DIR/fetch.log" 2>&1; then
+	ko "guest initramfs" "scripts/build/fetch-xen.sh failed"
 	show "$RUN_DIR/fetch.log"
 elif [ -z "$kernel" ]; then
 	ko "guest initramfs" "no patched kernel (make linux failed): the scenarios of the patched guest will fail"
-elif bash "$TOP/scripts/mk-linux-smpalt-domu.sh" -o "$DOMU_DIR" -k "$kernel" \
+elif bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$DOMU_DIR" -k "$kernel" \
 	>"$RUN_DIR/linux-smpalt-domu.log" 2>&1; then
 	ok "guest initramfs" "$(tail -1 "$RUN_DIR/linux-smpalt-domu.log")"
 	domu=$DOMU_DIR
 else
-	ko "guest initramfs" "scripts/mk-linux-smpalt-domu.sh failed"
+	ko "guest initramfs" "scripts/build/mk-linux-smpalt-domu.sh failed"
 	show "$RUN_DIR/linux-smpalt-domu.log"
 fi
 
@@ -164,12 +164,12 @@ if [ $# -eq 0 ] && [ "$KVER" != 6.1 ]; then
 	set -- "${FIRST_SERIES_TESTS[@]}"
 fi
 LINUX_SMPALT_DIR=$domu XEN_OUT=$RUN_DIR/xen \
-	bash "$TOP/scripts/xen-run.sh" -s linux "$@" 2>&1 | tee "$RUN_DIR/xen-run.txt"
+	bash "$TOP/scripts/run/xen-run.sh" -s linux "$@" 2>&1 | tee "$RUN_DIR/xen-run.txt"
 rc=${PIPESTATUS[0]}
 tally_read "$RUN_DIR/xen-run.txt"
 f=$((read_failed + read_skipped))
 [ "$rc" -eq 0 ] || [ "$f" -gt 0 ] || {
-	echo "test-linux: scripts/xen-run.sh exited $rc without a failure count: counted as 1 failure"
+	echo "test-linux: scripts/run/xen-run.sh exited $rc without a failure count: counted as 1 failure"
 	f=1
 }
 [ "$read_skipped" -eq 0 ] || echo "test-linux: $read_skipped scenario(s) skipped: counted as failures"
