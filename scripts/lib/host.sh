@@ -16,6 +16,8 @@
 #                new files of a git checkout (not the ignored build
 #                outputs), or everything less build/, out/, cache/ and
 #                results/ elsewhere
+#   results_dir BASE [DIR]  a run's results folder, made: DIR when given,
+#                else BASE/<stamp>; BASE/latest points at it
 #
 # and the argument loop. A script declares its options, then hands its
 # arguments over:
@@ -114,4 +116,18 @@ copy_tree() {
 		tar -C "$TOP" --exclude=./build --exclude=./out --exclude=./cache \
 			--exclude=./results -cf - . | tar -x -C "$1"
 	fi
+}
+
+# results_dir BASE [DIR]: the folder of this run's results, made, in
+# RESULTS_DIR (absolute): DIR when given, else BASE/<stamp>, the stamp
+# (RESULTS_STAMP) being the UTC time YYYYmmdd-HHMMSS, and -PID added to it
+# when a run of the same second already has that folder. BASE/latest then
+# points at RESULTS_DIR; a link that cannot be made is no error.
+results_dir() {
+	RESULTS_STAMP=$(date -u +%Y%m%d-%H%M%S)
+	RESULTS_DIR=${2:-$1/$RESULTS_STAMP}
+	[ -n "${2:-}" ] || [ ! -e "$RESULTS_DIR" ] || RESULTS_DIR=$RESULTS_DIR-$$
+	mkdir -p "$RESULTS_DIR"
+	RESULTS_DIR=$(cd "$RESULTS_DIR" && pwd)
+	ln -sfn "$RESULTS_DIR" "$1/latest" 2>/dev/null || true
 }

@@ -55,11 +55,8 @@ parse_args "$@"
 	die "host benchmark '${host_bench}' not found (-H)"
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "bad round count '$ROUNDS'"
 
-stamp=$(date -u +%Y%m%d-%H%M%S)
-res=${res:-$TOP/results/$stamp}
-mkdir -p "$res"
-res=$(cd "$res" && pwd)
-ln -sfn "$res" "$TOP/results/latest" 2>/dev/null || true
+results_dir "$TOP/results" "$res"
+res=$RESULTS_DIR
 {
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "commit=$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)"

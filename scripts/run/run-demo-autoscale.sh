@@ -57,11 +57,8 @@ linux)
 *) die "unknown guest '$GUEST' (GUEST=smpalt or GUEST=linux)" ;;
 esac
 
-stamp=$(date -u +%Y%m%d-%H%M%S)
-DEMO_DIR=$TOP/out/demo/$stamp
-[ ! -e "$DEMO_DIR" ] || DEMO_DIR=$DEMO_DIR-$$
-mkdir -p "$DEMO_DIR"
-ln -sfn "$DEMO_DIR" "$TOP/out/demo/latest"
+results_dir "$TOP/out/demo"
+DEMO_DIR=$RESULTS_DIR
 
 if [ "$GUEST" = linux ]; then
 	# The guest's initramfs needs busybox from the Xen packages.

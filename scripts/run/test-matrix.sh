@@ -17,7 +17,7 @@
 # Usage: scripts/run/test-matrix.sh [CELL...]     (default: every cell)
 set -uo pipefail
 
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib/host.sh"
 cd "$TOP"
 . scripts/lib/tally.sh
 
@@ -44,11 +44,9 @@ for c in "${cells[@]}"; do
 	}
 done
 
-stamp=$(date -u +%Y%m%d-%H%M%S)
-DIR=$TOP/out/matrix/$stamp
-[ ! -e "$DIR" ] || DIR=$DIR-$$
-mkdir -p "$DIR"
-ln -sfn "$DIR" "$TOP/out/matrix/latest"
+results_dir "$TOP/out/matrix"
+DIR=$RESULTS_DIR
+stamp=$RESULTS_STAMP
 
 mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 # matrix_md: the table so far (rewritten after each cell, so that an

@@ -307,12 +307,8 @@ for s in "${to_run[@]}"; do
 done
 RUN_TIMEOUT=${XEN_RUN_TIMEOUT:-$default_timeout}
 
-stamp=$(date -u +%Y%m%d-%H%M%S)
-RUN_DIR=${XEN_OUT:-$TOP/out/xen/$stamp}
-# Two runs started in the same second get folders of their own.
-[ -n "${XEN_OUT:-}" ] || [ ! -e "$RUN_DIR" ] || RUN_DIR=$RUN_DIR-$$
-mkdir -p "$RUN_DIR"
-ln -sfn "$RUN_DIR" "$TOP/out/xen/latest" 2>/dev/null || true
+results_dir "$TOP/out/xen" "${XEN_OUT:-}"
+RUN_DIR=$RESULTS_DIR
 SERIAL=$RUN_DIR/serial.log
 # QEMU's QMP socket, for the stall diagnostics (short path: sun_path limit).
 QMP_SOCK=${TMPDIR:-/tmp}/smpalt-qmp-$$.sock
