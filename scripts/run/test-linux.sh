@@ -41,11 +41,8 @@ SHOW_LINES=30
 
 . "$TOP/scripts/lib/tally.sh"
 
-stamp=$(date -u +%Y%m%d-%H%M%S)
-RUN_DIR=$TOP/out/linux/$stamp
-[ ! -e "$RUN_DIR" ] || RUN_DIR=$RUN_DIR-$$
-mkdir -p "$RUN_DIR"
-ln -sfn "$RUN_DIR" "$TOP/out/linux/latest"
+results_dir "$TOP/out/linux"
+RUN_DIR=$RESULTS_DIR
 T0=$(date +%s)
 echo "test-linux: Linux $KVER (patches/linux-$KVER), results in $RUN_DIR"
 
