@@ -2,7 +2,9 @@
 # Build the dom0 initramfs (cpio newc, gzip) for the Xen-in-QEMU harness.
 #
 # Contents: busybox, the Xen tools with every shared library they need (and
-# the dynamic loader), the dom0 kernel's Xen modules, an empty xl.conf, the
+# the dynamic loader), the dom0 kernel's Xen modules (control plane and
+# backends), the hotplug scripts of scripts/dom0/xen-scripts/ in
+# /etc/xen/scripts, an empty xl.conf, the
 # dom0 init and library (scripts/dom0/), the xl configs (xl-configs/), the
 # scenario scripts (tests/xen/*.sh, tests/linux/*.sh, scripts/dom0/demo-*.sh)
 # and, when the guest kernel and the autoscaler are given, smpalt as an
@@ -64,8 +66,11 @@ XEN_TOOLS=(xl xenstored xenconsoled xen-init-dom0 xenctx readnotes
 	libxl-save-helper xenconsole xenstore-control)
 XENSTORE_CLIENTS=(xenstore xenstore-read xenstore-write xenstore-ls
 	xenstore-list xenstore-rm xenstore-exists xenstore-watch xenstore-chmod)
-# Loaded by init in this order.
-XEN_MODULES=(xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc)
+# Loaded by init in this order: the Xen control plane, then the backends
+# that serve a guest's network and disk (xen-netback, and xen-blkback with
+# the loop driver under it: scripts/dom0/xen-scripts/).
+XEN_MODULES=(xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc
+	xen-netback xen-blkback loop)
 # Loaded by glibc at run time (pthread_cancel), so not in any NEEDED list.
 DLOPENED_LIBS=(libgcc_s.so.1)
 
@@ -151,11 +156,15 @@ cp "$XEN_ROOT/bin/busybox" "$stage/bin/busybox"
 ln -s busybox "$stage/bin/sh"
 
 # --- kernel modules, decompressed if the kernel ships them compressed
-moddir=$(compgen -G "$XEN_ROOT/lib/modules/*/kernel/drivers/xen" | sort | tail -1)
+moddir=$(compgen -G "$XEN_ROOT/lib/modules/*/kernel" | sort | tail -1)
 [ -n "$moddir" ] || die "no dom0 kernel modules under $XEN_ROOT/lib/modules"
 for m in "${XEN_MODULES[@]}"; do
 	src=$(find "$moddir" -name "$m.ko" -o -name "$m.ko.xz" -o -name "$m.ko.zst" | head -1)
-	[ -n "$src" ] || die "kernel module $m not found under $moddir"
+	if [ -z "$src" ]; then
+		# Built into the kernel: nothing to load (init skips it).
+		grep -qE "/$m\.ko\$" "$moddir/../modules.builtin" 2>/dev/null && continue
+		die "kernel module $m not found under $moddir"
+	fi
 	case $src in
 	*.ko.xz) xz -dc "$src" >"$stage/lib/modules/$m.ko" ;;
 	*.ko.zst) zstd -dcq "$src" >"$stage/lib/modules/$m.ko" ;;
@@ -167,6 +176,9 @@ done
 : >"$stage/etc/xen/xl.conf"
 echo "root:x:0:0:root:/root:/bin/sh" >"$stage/etc/passwd"
 install -m 0755 "$TOP/scripts/dom0/init" "$stage/init"
+# The hotplug scripts the harness's xl configs name (script=).
+install -d "$stage/etc/xen/scripts"
+install -m 0755 "$TOP"/scripts/dom0/xen-scripts/* "$stage/etc/xen/scripts/"
 install -m 0644 "$TOP/scripts/dom0/lib.sh" "$stage/opt/smpalt/lib.sh"
 install -d "$stage/opt/smpalt/lib"
 install -m 0644 "$TOP"/scripts/dom0/lib/*.sh "$stage/opt/smpalt/lib/"

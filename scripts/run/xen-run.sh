@@ -291,7 +291,7 @@ scenario_default_limit=$((XEN_SCENARIO_TIMEOUT * limit_factor))
 scenario_limit() {
 	case $1 in
 	soak) echo $(((SOAK_BASE_LIMIT + XEN_SOAK_N * SOAK_STEP_LIMIT) * limit_factor)) ;;
-	linux-boot-up | linux-save-restore | linux-failed-bringup)
+	linux-boot-up | linux-save-restore | linux-failed-bringup | linux-frontend-queues)
 		echo $((LINUX_LONG_LIMIT * limit_factor)) ;;
 	linux-boot-race) echo $((LINUX_LONG_LIMIT * 3 / 2 * limit_factor)) ;;
 	*) echo "$scenario_default_limit" ;;
