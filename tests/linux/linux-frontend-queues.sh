@@ -6,7 +6,7 @@
 # Input: xl create linux-smpalt.cfg with vcpus=3 (maxvcpus=4), one vif
 # (xen-netback in dom0, hotplug script vif-detached) and one disk (an 8 MB
 # file served by xen-blkback through a loop device, script block-loop;
-# dom0's xen-blkback offers 8 queues); then the same with vcpus=1.
+# dom0's backends offer 8 queues each); then the same with vcpus=1.
 # Expected, each guest: "smpalt: ready"; both frontends Connected (state
 # 4 in device/vif/0 and device/vbd/51712); the queue count each frontend
 # wrote (multi-queue-num-queues; absent means one queue) equals vcpus:
