@@ -11,8 +11,10 @@ LINUX_SMPALT_DIR=$SMPALT_DIR/linux-smpalt
 LINUX_SMPALT_CFG=$SMPALT_DIR/xl-configs/linux-smpalt.cfg
 # Linux's own words for a kernel in trouble (its console has no error
 # mark): BUG, WARNING (lockdep's reports among them), Oops, KASAN/UBSAN,
-# lockdep's lock-state reports, a trap, a lockup or stall.
-LINUX_ALARM='BUG:|WARNING:|Oops|Call Trace|invalid opcode|general protection|segfault|soft lockup|hung task|RCU stall|rcu_sched self-detected|KASAN:|UBSAN:|possible (circular|recursive) locking|inconsistent lock state'
+# lockdep's lock-state reports, a trap, a lockup or stall (RCU's of either
+# flavour: rcu_sched, or rcu_preempt in a preemptible kernel such as the
+# debug configuration's; a task blocked too long).
+LINUX_ALARM='BUG:|WARNING:|Oops|Call Trace|invalid opcode|general protection|segfault|soft lockup|hung task|RCU stall|rcu_sched self-detected|INFO: rcu_[a-z]+ (self-detected stall|detected (expedited )?stalls)|INFO: task .* blocked for more than|KASAN:|UBSAN:|possible (circular|recursive) locking|inconsistent lock state'
 # The patched guest's /init quotes the kernel's status (its refused count
 # included) on lines with this prefix: quotes, not alarms in themselves.
 LINUX_STATUS_LINE='linux-smpalt: status '
