@@ -58,7 +58,7 @@ step() {
 # storm WHAT: CALLS vcpu-set with random targets without waiting, then
 # settled on the last one, switches parity, Xen agreeing.
 storm() {
-	local targets='' i=0 n=1 m prev=$MODE start=$MODE changes=0 first=$switches grown
+	local targets='' i=0 n=1 m prev=$MODE start=$MODE changes=0 first=$switches grown odd
 	while [ $i -lt $CALLS ]; do
 		# shellcheck disable=SC3028 # busybox ash has RANDOM
 		n=$((RANDOM % MAXVCPUS + 1))
@@ -81,7 +81,9 @@ storm() {
 	grown=$((SWITCHES - first))
 	[ $grown -le $changes ] ||
 		fail "$1: switches grew by $grown, more than the $changes mode changes requested"
-	[ $((grown % 2)) -eq $([ "$(mode_for "$n")" = "$start" ] && echo 0 || echo 1) ] ||
+	odd=1
+	[ "$(mode_for "$n")" != "$start" ] || odd=0
+	[ $((grown % 2)) -eq $odd ] ||
 		fail "$1: switches grew by $grown from $start text: odd/even does not fit a final mode of $(mode_for "$n")"
 	check_xen_view "$1: settled"
 	read_switch_state "$SWITCHES" "" $STEP_TIMEOUT
