@@ -9,10 +9,16 @@
 #                                 tests/linux/ on real Xen in QEMU, one boot
 #   make test-linux TESTS="a b"   the same with some of the scenarios
 #   make test-linux BUSY=1        the scenarios beside one CPU hog per core
-# Results in out/linux/<timestamp>/ (out/linux/latest);
-# scripts/run/test-linux.sh says what each step checks.
+#   make test-linux CONFIG=debug  the same with the debug configuration
+#                                 (make linux CONFIG=debug), every scenario
+#                                 including those that need it ("# config:
+#                                 debug": linux-modules, linux-text-patchers,
+#                                 linux-stock-ftrace),
+#                                 which the default configuration leaves out
+# Results in out/linux/<timestamp>/ (out/linux/latest); scripts/run/test-linux.sh
+# says what each step checks.
 
 .PHONY: test-linux
 
 test-linux: deps
-	@KVER=$(KVER) XEN_BUSY=$(BUSY) bash $(TOP)/scripts/run/test-linux.sh $(TESTS)
+	@KVER=$(KVER) CONFIG=$(CONFIG) XEN_BUSY=$(BUSY) bash $(TOP)/scripts/run/test-linux.sh $(TESTS)

@@ -11,11 +11,17 @@
 #                (6.1) or cache/linux-KVER/. Minutes the first time, seconds
 #                when nothing changed.
 
+#   make linux CONFIG=debug  the debug configuration (+ debug.config:
+#                modules, kprobes, the function tracer, static keys,
+#                preemption, lockdep) into cache/linux/debug/, with the
+#                test modules of tests/linux/modules/ (docs/linux.md)
+
 KVER ?= 6.1
+CONFIG ?= default
 
 .PHONY: linux
 linux:
-	@KVER=$(KVER) bash $(TOP)/scripts/build/build-linux.sh
+	@KVER=$(KVER) CONFIG=$(CONFIG) bash $(TOP)/scripts/build/build-linux.sh
 
 # make upstream SIGNOFF="Name <address>": the 7.2 series as numbered mails
 # with a cover letter in out/upstream/ (scripts/build/upstream-linux.sh); it

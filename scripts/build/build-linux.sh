@@ -27,10 +27,17 @@
 # and writes L/out/vmlinuz (the bzImage, which xl loads as a PV kernel)
 # and L/out/config.
 #
+# CONFIG=debug builds the debug configuration instead, into L/debug/
+# (src/, build/, out/: the default build stays as it is): the same plus
+# patches/linux-$KVER/debug.config, every option of both fragments
+# checked; with modules enabled, `make bzImage modules`, then the test
+# modules of tests/linux/modules/ built out of tree against that build
+# (make -C L/debug/build M=...), their .ko files in L/debug/out/modules/.
+#
 # A run with nothing changed takes seconds: L/out/stamp holds the
 # hash of the series, its patches, the config fragment and this script.
 #
-# Usage: [KVER=6.1|6.12|7.2] scripts/build/build-linux.sh [-f]
+# Usage: [KVER=6.1|6.12|7.2] [CONFIG=default|debug] scripts/build/build-linux.sh [-f]
 #        (-f: build even if up to date)
 # CACHE=dir overrides cache/, JOBS=n the parallel jobs (default nproc).
 set -euo pipefail
@@ -41,13 +48,15 @@ host_script build-linux
 . "$TOP/scripts/lib/linux-version.sh"
 SERIES_DIR=$LINUX_SERIES_DIR
 SERIES=$SERIES_DIR/series
-FRAGMENT=$SERIES_DIR/xen-pv-guest.config
+FRAGMENTS=("${LINUX_FRAGMENTS[@]}")
 DEBS=$LINUX_CACHE/debs
 PKG_ROOT=$LINUX_CACHE/pkg
 PRISTINE=$LINUX_PRISTINE
-SRC=$LINUX_CACHE/src
-BUILD=$LINUX_CACHE/build
-OUT=$LINUX_CACHE/out
+SRC=$LINUX_WORK/src
+BUILD=$LINUX_WORK/build
+OUT=$LINUX_WORK/out
+# The test modules (CONFIG=debug).
+MODULES_SRC=$TOP/tests/linux/modules
 SOURCE_PKG=$LINUX_SOURCE_PKG
 JOBS=${JOBS:-$(nproc)}
 
@@ -61,7 +70,13 @@ start_s=$(date +%s)
 elapsed() { echo "$(($(date +%s) - start_s)) s"; }
 
 [ -f "$SERIES" ] || die "$SERIES missing"
-[ -f "$FRAGMENT" ] || die "$FRAGMENT missing"
+for f in "${FRAGMENTS[@]}"; do
+	[ -f "$f" ] || die "$f missing"
+done
+modules=()
+if [ "$LINUX_CONFIG" = debug ]; then
+	modules=("$MODULES_SRC"/Makefile "$MODULES_SRC"/*.c)
+fi
 
 # The patch files in series order (blank lines and # comments skipped).
 patches=()
@@ -73,10 +88,11 @@ done <"$SERIES"
 [ ${#patches[@]} -gt 0 ] || die "$SERIES lists no patch"
 
 # What the output depends on: when this hash is unchanged, so is vmlinuz.
-key=$(cat "$SERIES" "${patches[@]}" "$FRAGMENT" "$0" | sha256sum | cut -c1-16)
+key=$(cat "$SERIES" "${patches[@]}" "${FRAGMENTS[@]}" ${modules[@]+"${modules[@]}"} "$0" |
+	sha256sum | cut -c1-16)
 if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/config" ] &&
 	[ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ]; then
-	log "up to date: $OUT/vmlinuz (series ${#patches[@]} patches, key $key)"
+	log "up to date: $OUT/vmlinuz ($LINUX_CONFIG, series ${#patches[@]} patches, key $key)"
 	exit 0
 fi
 
@@ -87,7 +103,7 @@ done
 [ -f /usr/include/gelf.h ] ||
 	die "libelf headers missing (package libelf-dev; scripts/build/install-deps.sh)"
 
-mkdir -p "$DEBS" "$OUT"
+mkdir -p "$DEBS" "$OUT" "$LINUX_WORK"
 
 # apt-get for the version's suite: the machine's sources when the suite is
 # its own (no LINUX_SUITE), otherwise a private source list, package lists
@@ -111,7 +127,7 @@ apt_get() {
 		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" "$@"
 }
 # One build at a time: several worktrees share this cache.
-exec 8>"$LINUX_CACHE/.build.lock"
+exec 8>"$LINUX_WORK/.build.lock"
 if ! flock -n 8; then
 	log "waiting for another build-linux run to finish"
 	flock 8
@@ -201,7 +217,8 @@ echo "$new_touched" >"$touched"
 log "$n_changed file(s) differ from the last build's"
 
 # 4. Configuration.
-log "configuring: tinyconfig + $(basename "$FRAGMENT") + olddefconfig"
+log "configuring: tinyconfig + $(for f in "${FRAGMENTS[@]}"; do basename "$f"; done |
+	paste -sd+ | sed 's/+/ + /g') + olddefconfig"
 kmake() { make -C "$SRC" O="$BUILD" "$@"; }
 # The same configuration as last time keeps its file and time: kbuild then
 # has nothing to regenerate.
@@ -209,7 +226,7 @@ kmake() { make -C "$SRC" O="$BUILD" "$@"; }
 {
 	kmake tinyconfig &&
 		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" \
-			"$BUILD/.config" "$FRAGMENT" &&
+			"$BUILD/.config" "${FRAGMENTS[@]}" &&
 		kmake olddefconfig
 } >"$BUILD/config.log" 2>&1 || {
 	tail -20 "$BUILD/config.log" >&2
@@ -224,18 +241,21 @@ missing=()
 while read -r line; do
 	case $line in CONFIG_*=*) ;; *) continue ;; esac
 	grep -qxF "$line" "$BUILD/.config" || missing+=("$line")
-done <"$FRAGMENT"
+done < <(cat "${FRAGMENTS[@]}")
 if [ ${#missing[@]} -gt 0 ]; then
 	for m in "${missing[@]}"; do
 		echo "build-linux: wanted $m, the .config has:" \
 			"$(grep -E "^(# )?${m%%=*}[= ]" "$BUILD/.config" || echo '(absent)')" >&2
 	done
-	die "${#missing[@]} option(s) of $(basename "$FRAGMENT") not set (unmet dependencies?)"
+	die "${#missing[@]} option(s) of the fragments not set (unmet dependencies?)"
 fi
 
-# 5. The kernel.
-log "building bzImage with -j$JOBS (log: $BUILD/build.log)"
-kmake -j"$JOBS" bzImage >"$BUILD/build.log" 2>&1 &
+# 5. The kernel, and its modules when it has them (Module.symvers, which
+# an out-of-tree module build needs, comes from `make modules`).
+targets=(bzImage)
+! grep -qx CONFIG_MODULES=y "$BUILD/.config" || targets+=(modules)
+log "building ${targets[*]} with -j$JOBS (log: $BUILD/build.log)"
+kmake -j"$JOBS" "${targets[@]}" >"$BUILD/build.log" 2>&1 &
 make_pid=$!
 # A progress line every 30 s while make runs: its latest step.
 while kill -0 "$make_pid" 2>/dev/null; do
@@ -256,10 +276,29 @@ if grep -q 'warning:' "$BUILD/build.log"; then
 	grep 'warning:' "$BUILD/build.log" | sort -u | head -20
 fi
 
+# The test modules, out of tree against this build, from a copy (the
+# build writes its objects beside the sources).
+rm -rf "$OUT/modules"
+if [ ${#modules[@]} -gt 0 ]; then
+	rm -rf "$LINUX_WORK/modules-src"
+	mkdir -p "$LINUX_WORK/modules-src" "$OUT/modules"
+	cp "${modules[@]}" "$LINUX_WORK/modules-src/"
+	log "building the test modules of tests/linux/modules/ (log: $BUILD/modules.log)"
+	make -C "$BUILD" M="$LINUX_WORK/modules-src" modules >"$BUILD/modules.log" 2>&1 || {
+		tail -20 "$BUILD/modules.log" >&2
+		die "test modules build failed (log: $BUILD/modules.log)"
+	}
+	! grep -q 'warning:' "$BUILD/modules.log" || {
+		grep 'warning:' "$BUILD/modules.log" >&2
+		die "test modules: compiler warnings (log: $BUILD/modules.log)"
+	}
+	cp "$LINUX_WORK/modules-src"/*.ko "$OUT/modules/"
+fi
+
 cp "$BUILD/arch/x86/boot/bzImage" "$OUT/vmlinuz.tmp"
 cp "$BUILD/.config" "$OUT/config.tmp"
 mv "$OUT/vmlinuz.tmp" "$OUT/vmlinuz"
 mv "$OUT/config.tmp" "$OUT/config"
 echo "$key" >"$OUT/stamp"
-log "ready: $OUT/vmlinuz ($(du -h "$OUT/vmlinuz" | cut -f1), Linux $version" \
+log "ready: $OUT/vmlinuz ($(du -h "$OUT/vmlinuz" | cut -f1), $LINUX_CONFIG, Linux $version" \
 	"+ ${#patches[@]} patches, key $key) in $(elapsed)"

@@ -23,14 +23,31 @@
 # rounds of CS centiseconds, one console line each), pinned to cpu 0
 # (tests/xen/bench-linux-smpalt.sh).
 #
-# Usage: [KVER=...] scripts/build/mk-linux-smpalt-domu.sh [-o DIR] [-k VMLINUZ]
+# Usage: [KVER=...] [CONFIG=...] scripts/build/mk-linux-smpalt-domu.sh [-o DIR]
+#        [-k VMLINUZ]
 #   DIR      default cache/linux-smpalt-domu (6.1), else
-#            cache/linux-KVER/smpalt-domu
+#            cache/linux-KVER/smpalt-domu; with CONFIG=debug the same
+#            followed by -debug
 #   VMLINUZ  the patched kernel, default cache/linux/out/vmlinuz (6.1), else
-#            cache/linux-KVER/out/vmlinuz (make linux KVER=...)
-# Writes DIR/initrd.gz and DIR/vmlinuz (a copy of VMLINUZ); the dom0
-# initramfs carries both when LINUX_SMPALT_DIR=DIR is set for
-# scripts/build/mkinitramfs.sh. Needs scripts/build/fetch-xen.sh to have run (busybox).
+#            cache/linux-KVER/out/vmlinuz (make linux KVER=...); with
+#            CONFIG=debug that configuration's (cache/linux/debug/out/...)
+# Writes DIR/initrd.gz, DIR/vmlinuz (a copy of VMLINUZ) and DIR/config (a
+# copy of the kernel's configuration, VMLINUZ's folder's config, which the
+# scenarios read to know which configuration they run on); the dom0
+# initramfs carries them when LINUX_SMPALT_DIR=DIR is set for
+# scripts/build/mkinitramfs.sh. The .ko files in VMLINUZ's folder's modules/
+# (make linux CONFIG=debug: the test modules of tests/linux/modules/) go
+# to /lib/smpalt-modules/ in the initramfs. Needs scripts/build/fetch-xen.sh to
+# have run (busybox) and gcc with a static libc (/bin/smpalt-xs).
+#
+# With linux-smpalt.steps on the kernel command line /init carries out
+# steps a scenario asks for (tests/linux/README.md, linux_step): once a
+# second it reads control/smpalt-step ("<n> <command>", with
+# /bin/smpalt-xs, scripts/domu/xs.c), and for each new n runs the command
+# with sh -c, prints
+#     linux-smpalt: step <n> rc=<status>: <command>: <output>
+# (the output's lines joined with "; ") and answers in data/smpalt-step
+# "<n> <status> <output>" (the output cut to STEP_OUT_MAX characters).
 #
 # With linux-smpalt.sysfs_offline=N on the kernel command line /init plays
 # the guest's admin once: the first time cpuN is online it writes 0 to
@@ -75,6 +92,7 @@ opt_value -k vmlinuz "a kernel image"
 parse_args "$@"
 
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/build/fetch-xen.sh first"
+kdir=$(dirname "$vmlinuz")
 [ -f "$vmlinuz" ] || die "$vmlinuz missing: run make linux KVER=$KVER first"
 for t in cpio gzip; do
 	command -v $t >/dev/null || die "$t not found (scripts/build/install-deps.sh)"
@@ -90,6 +108,17 @@ install -m 0755 "$TOP/scripts/domu/work.sh" "$stage/bin/smpalt-work"
 mkdir -p "$stage/sbin"
 printf '#!/bin/sh\nexec /bin/busybox poweroff -f\n' >"$stage/sbin/poweroff"
 chmod 0755 "$stage/sbin/poweroff"
+# The guest's xenstore client, for linux-smpalt.steps.
+gcc -static -O2 -Wall -Wextra -Werror -o "$stage/bin/smpalt-xs" "$TOP/scripts/domu/xs.c" ||
+	die "cannot build $TOP/scripts/domu/xs.c (gcc, static libc)"
+strip "$stage/bin/smpalt-xs"
+# The kernel's test modules, if it has any (make linux CONFIG=debug).
+modules=$(compgen -G "$kdir/modules/*.ko" || true)
+if [ -n "$modules" ]; then
+	mkdir -p "$stage/lib/smpalt-modules"
+	# shellcheck disable=SC2086 # one path a word (no blanks in them)
+	cp $modules "$stage/lib/smpalt-modules/"
+fi
 
 cat >"$stage/init" <<'INIT'
 #!/bin/busybox sh
@@ -107,6 +136,9 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs $DEBUGFS ||
 	echo "linux-smpalt: cannot mount debugfs on $DEBUGFS"
+# tracefs, for the function tracer (kernels with tracing only).
+[ ! -d /sys/kernel/tracing ] || mount -t tracefs tracefs /sys/kernel/tracing ||
+	echo "linux-smpalt: cannot mount tracefs on /sys/kernel/tracing"
 
 # read_status: STATUS becomes the kernel's status as one line.
 read_status() {
@@ -241,10 +273,42 @@ hpfail_step() {
 	echo "$e ($num): online $v, online $n, fail $st"
 }
 
-profile= work= sysfs_offline=
+# --- steps a scenario asks for: only with linux-smpalt.steps on the
+# kernel command line (see scripts/build/mk-linux-smpalt-domu.sh).
+STEP_KEY=control/smpalt-step
+STEP_ANSWER_KEY=data/smpalt-step
+STEP_OUT_MAX=400
+
+# step_loop: poll STEP_KEY once a second, run each new step, answer it.
+step_loop() {
+	local v n cmd out rc last=
+	while :; do
+		sleep 1
+		v=$(smpalt-xs read $STEP_KEY 2>/dev/null) || continue
+		n=${v%% *} cmd=${v#* }
+		[ "$n" != "$last" ] || continue
+		last=$n
+		case $n in '' | *[!0-9]*)
+			echo "linux-smpalt: step ignored: '$v' (not '<n> <command>')"
+			continue ;;
+		esac
+		out=$(sh -c "$cmd" 2>&1 </dev/null)
+		rc=$?
+		out=$(printf '%s\n' "$out" |
+			while IFS= read -r v; do printf '%s; ' "$v"; done)
+		out=${out%; }
+		echo "linux-smpalt: step $n rc=$rc: $cmd: $out"
+		out=$(printf '%s\n' "$out" | cut -c1-$STEP_OUT_MAX)
+		smpalt-xs write $STEP_ANSWER_KEY "$n $rc $out" ||
+			echo "linux-smpalt: step $n: cannot write $STEP_ANSWER_KEY"
+	done
+}
+
+profile= work= sysfs_offline= steps=
 read -r cmdline </proc/cmdline
 for arg in $cmdline; do
 	case $arg in
+	linux-smpalt.steps) steps=1 ;;
 	"$PROFILE_ARG="*) profile=${arg#*=} ;;
 	"$HPFAIL_ARG="*) hpfail=${arg#*=} ;;
 	smpalt.work=*) work=${arg#*=} ;;
@@ -264,6 +328,7 @@ read -r present <$CPU_SYS/present
 echo "linux-smpalt: init, online $online, present $present"
 # The benchmark's lock-heavy loop, on cpu 0 only (scripts/domu/work.sh).
 [ -z "$work" ] || taskset 1 /bin/smpalt-work "$work" &
+[ -z "$steps" ] || step_loop &
 last_online=$online
 last_status=
 while :; do
@@ -300,5 +365,7 @@ mkdir -p "$out"
 mv "$out/initrd.gz.tmp" "$out/initrd.gz"
 cp "$vmlinuz" "$out/vmlinuz.tmp"
 mv "$out/vmlinuz.tmp" "$out/vmlinuz"
+rm -f "$out/config"
+[ ! -f "$kdir/config" ] || cp "$kdir/config" "$out/config"
 echo "mk-linux-smpalt-domu: $out/initrd.gz ($(du -h "$out/initrd.gz" | cut -f1))," \
-	"kernel $vmlinuz ($(du -h "$out/vmlinuz" | cut -f1))"
+	"kernel $vmlinuz ($(du -h "$out/vmlinuz" | cut -f1))${modules:+, modules: $(for m in $modules; do basename "$m"; done | paste -sd' ')}"

@@ -25,8 +25,9 @@
 # (scripts/build/mk-linux-domu.sh) to /opt/smpalt/linux/ for the stock-Linux
 # bench scenario; without it that scenario reports SKIP.
 # LINUX_SMPALT_DIR=DIR likewise carries the patched Linux guest, DIR/vmlinuz
-# (make linux) and DIR/initrd.gz (scripts/build/mk-linux-smpalt-domu.sh), to
-# /opt/smpalt/linux-smpalt/ for tests/linux/; without it those scenarios fail.
+# (make linux) and DIR/initrd.gz (scripts/build/mk-linux-smpalt-domu.sh), and
+# DIR/config if there, to /opt/smpalt/linux-smpalt/ for tests/linux/;
+# without it those scenarios fail.
 # SMPALT_DEBS="A.deb B.deb": smpalt installed from its Debian packages
 # (smpalt-autoscaler, smpalt-guest) instead: each unpacked with `dpkg -x`
 # into the initramfs (the busybox dom0 has no dpkg database), and
@@ -212,6 +213,10 @@ if [ -n "$LINUX_SMPALT_DIR" ]; then
 			die "$LINUX_SMPALT_DIR/$f missing (make linux, scripts/build/mk-linux-smpalt-domu.sh)"
 		install -D -m 0644 "$LINUX_SMPALT_DIR/$f" "$stage/opt/smpalt/linux-smpalt/$f"
 	done
+	# The kernel's configuration, when given: the scenarios that need the
+	# debug configuration read it.
+	[ ! -f "$LINUX_SMPALT_DIR/config" ] ||
+		install -m 0644 "$LINUX_SMPALT_DIR/config" "$stage/opt/smpalt/linux-smpalt/config"
 fi
 
 # --- smpalt installed as on a real host (mk/install.mk), with the

@@ -21,6 +21,21 @@
 #   LINUX_PRISTINE    the unpacked, never modified source tree
 #   LINUX_VMLINUZ     the patched kernel `make linux KVER=...` writes
 #   LINUX_DOMU_SMPALT the guest's initramfs + kernel for the tests
+#
+# CONFIG from the environment chooses the kernel configuration (default
+# "default"):
+#
+#   default     tinyconfig + $LINUX_SERIES_DIR/xen-pv-guest.config,
+#               built in $LINUX_CACHE/{src,build,out}/
+#   debug       the same + $LINUX_SERIES_DIR/debug.config (modules,
+#               kprobes, the function tracer, static keys, preemption,
+#               lockdep), built in $LINUX_CACHE/debug/{src,build,out}/
+#               with the test modules of tests/linux/modules/ in
+#               out/modules/; its guest in $LINUX_DOMU_SMPALT-debug
+#
+# which gives LINUX_CONFIG, LINUX_FRAGMENTS (the fragments in order),
+# LINUX_WORK (src/, build/, out/ of that configuration) and changes
+# LINUX_VMLINUZ and LINUX_DOMU_SMPALT to that configuration's.
 KVER=${KVER:-6.1}
 case $KVER in
 6.1)
@@ -39,3 +54,20 @@ LINUX_SERIES_DIR=$TOP/patches/linux-$KVER
 LINUX_SOURCE_PKG=linux-source-$KVER
 LINUX_PRISTINE=${LINUX_PRISTINE:-$LINUX_CACHE/$LINUX_SOURCE_PKG}
 LINUX_VMLINUZ=$LINUX_CACHE/out/vmlinuz
+
+LINUX_CONFIG=${CONFIG:-default}
+LINUX_FRAGMENTS=("$LINUX_SERIES_DIR/xen-pv-guest.config")
+case $LINUX_CONFIG in
+default)
+	LINUX_WORK=$LINUX_CACHE
+	;;
+debug)
+	[ -f "$LINUX_SERIES_DIR/debug.config" ] ||
+		die "CONFIG=debug: Linux $KVER has no $LINUX_SERIES_DIR/debug.config"
+	LINUX_FRAGMENTS+=("$LINUX_SERIES_DIR/debug.config")
+	LINUX_WORK=$LINUX_CACHE/debug
+	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-debug
+	;;
+*) die "CONFIG=$LINUX_CONFIG: the configurations are default and debug" ;;
+esac
+LINUX_VMLINUZ=$LINUX_WORK/out/vmlinuz

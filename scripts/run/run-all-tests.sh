@@ -7,7 +7,8 @@
 # without such a line counts as one failure. The last line printed here is
 # the total, in the same form. Of the guests x Xen hosts (make test-matrix)
 # it runs the cells of Xen 4.17 (the smpalt guest, the Linux guest) and
-# names the cells of Xen 4.20 it leaves out.
+# names the cells of Xen 4.20 it leaves out, and the Linux guest's debug
+# configuration.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -31,6 +32,10 @@ SUITES=(
 # a loaded machine, some 45 minutes for the set; tests/xen/README.md,
 # "Xen 4.20"): named at the end.
 LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-4.20 (make test-linux XEN=4.20)"
+# The Linux guest's debug configuration (modules, kprobes, the function
+# tracer, lockdep; docs/linux.md): its own kernel build and a slower guest,
+# run by its own command only.
+LEFT_TO_DEBUG="the Linux guest's debug configuration and its scenarios linux-modules, linux-text-patchers, linux-stock-ftrace (make test-linux CONFIG=debug)"
 
 . scripts/lib/tally.sh
 log=$(mktemp)
@@ -58,4 +63,5 @@ for suite in "${SUITES[@]}"; do
 done
 
 echo "=== not run here: $LEFT_TO_MATRIX: make test-matrix runs every guest on every Xen host"
+echo "=== not run here: $LEFT_TO_DEBUG"
 tally_end

@@ -21,9 +21,14 @@
 # patched kernel its scenarios run and fail, saying so. The last line is
 # "N passed, N failed" (a skipped scenario counts as failed).
 #
-# Usage: [KVER=...] scripts/run/test-linux.sh [scenario ...]   (default: all
-# of step 4's)
-# Environment: KVER, LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU
+# With CONFIG=debug the kernel is the debug configuration (make linux
+# CONFIG=debug, its own cache folder and guest initramfs) and step 4 runs
+# also the scenarios that need it ("# config: debug"), which the default
+# configuration leaves out, naming them.
+#
+# Usage: [KVER=...] [CONFIG=default|debug] scripts/run/test-linux.sh
+# [scenario ...]   (default: all of step 4's)
+# Environment: KVER, CONFIG, LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU
 # hogs beside QEMU, as for make test-xen). Results in
 # out/linux/<timestamp>/ (out/linux/latest).
 set -uo pipefail
@@ -44,7 +49,7 @@ SHOW_LINES=30
 results_dir "$TOP/out/linux"
 RUN_DIR=$RESULTS_DIR
 T0=$(date +%s)
-echo "test-linux: Linux $KVER (patches/linux-$KVER), results in $RUN_DIR"
+echo "test-linux: Linux $KVER (patches/linux-$KVER), configuration $LINUX_CONFIG, results in $RUN_DIR"
 
 # show LOG: the end of a failing step's log, indented.
 show() {
@@ -56,15 +61,18 @@ show() {
 # is not used when this one fails.
 t=$(date +%s)
 kernel=
-if make -C "$TOP" --no-print-directory linux KVER="$KVER" >"$RUN_DIR/make-linux.log" 2>&1; then
+what="make linux KVER=$KVER"
+[ "$LINUX_CONFIG" = default ] || what="$what CONFIG=$LINUX_CONFIG"
+if make -C "$TOP" --no-print-directory linux KVER="$KVER" CONFIG="$LINUX_CONFIG" \
+	>"$RUN_DIR/make-linux.log" 2>&1; then
 	if [ -f "$VMLINUZ" ]; then
-		ok "make linux KVER=$KVER" "$VMLINUZ ($(du -h "$VMLINUZ" | cut -f1), $(($(date +%s) - t)) s)"
+		ok "$what" "$VMLINUZ ($(du -h "$VMLINUZ" | cut -f1), $(($(date +%s) - t)) s)"
 		kernel=$VMLINUZ
 	else
-		ko "make linux KVER=$KVER" "it succeeded but wrote no $VMLINUZ"
+		ko "$what" "it succeeded but wrote no $VMLINUZ"
 	fi
 else
-	ko "make linux KVER=$KVER" "failed after $(($(date +%s) - t)) s"
+	ko "$what" "failed after $(($(date +%s) - t)) s"
 	show "$RUN_DIR/make-linux.log"
 fi
 

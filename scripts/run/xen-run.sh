@@ -176,6 +176,19 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 	for i in "${!scenarios[@]}"; do
 		case ${scenarios[$i]} in bench-*) unset "scenarios[$i]" ;; esac
 	done
+	# The scenarios of the Linux guest's debug configuration ("# config:
+	# debug" in their header) only when the guest is built with it
+	# (CONFIG=debug, make test-linux CONFIG=debug); named otherwise.
+	if [ "${CONFIG:-default}" != debug ]; then
+		left=
+		for i in "${!scenarios[@]}"; do
+			grep -qx '# config: debug' "$(scenario_file "${scenarios[$i]}")" || continue
+			left="$left ${scenarios[$i]}"
+			unset "scenarios[$i]"
+		done
+		[ -z "$left" ] ||
+			echo "xen-run: left out, they need the debug configuration (make test-linux CONFIG=debug):$left"
+	fi
 	scenarios=("${scenarios[@]}")
 fi
 [ ${#scenarios[@]} -gt 0 ] || die "no scenarios (tests/$SUITE/ is empty)"
@@ -291,7 +304,8 @@ scenario_default_limit=$((XEN_SCENARIO_TIMEOUT * limit_factor))
 scenario_limit() {
 	case $1 in
 	soak) echo $(((SOAK_BASE_LIMIT + XEN_SOAK_N * SOAK_STEP_LIMIT) * limit_factor)) ;;
-	linux-boot-up | linux-save-restore | linux-failed-bringup | linux-frontend-queues)
+	linux-boot-up | linux-save-restore | linux-failed-bringup | linux-modules | \
+		linux-text-patchers | linux-frontend-queues)
 		echo $((LINUX_LONG_LIMIT * limit_factor)) ;;
 	linux-boot-race) echo $((LINUX_LONG_LIMIT * 3 / 2 * limit_factor)) ;;
 	*) echo "$scenario_default_limit" ;;

@@ -12,8 +12,10 @@ LINUX_SMPALT_DIR=$SMPALT_DIR/linux-smpalt
 LINUX_SMPALT_CFG=$SMPALT_DIR/xl-configs/linux-smpalt.cfg
 # Linux's own words for a kernel in trouble (its console has no error
 # mark): BUG, WARNING (lockdep's reports among them), Oops, KASAN/UBSAN,
-# lockdep's lock-state reports, a trap, a lockup or stall.
-LINUX_ALARM='BUG:|WARNING:|Oops|Call Trace|invalid opcode|general protection|segfault|soft lockup|hung task|RCU stall|rcu_sched self-detected|KASAN:|UBSAN:|possible (circular|recursive) locking|inconsistent lock state'
+# lockdep's lock-state reports, a trap, a lockup or stall (RCU's of either
+# flavour: rcu_sched, or rcu_preempt in a preemptible kernel such as the
+# debug configuration's; a task blocked too long).
+LINUX_ALARM='BUG:|WARNING:|Oops|Call Trace|invalid opcode|general protection|segfault|soft lockup|hung task|RCU stall|rcu_sched self-detected|INFO: rcu_[a-z]+ (self-detected stall|detected (expedited )?stalls)|INFO: task .* blocked for more than|KASAN:|UBSAN:|possible (circular|recursive) locking|inconsistent lock state'
 # The patched guest's /init quotes the kernel's status (its refused count
 # included) on lines with this prefix: quotes, not alarms in themselves.
 LINUX_STATUS_LINE='linux-smpalt: status '
@@ -114,6 +116,145 @@ linux_wait_status() {
 		usleep $POLL_USEC
 	done
 	log "$what: status '$st'"
+}
+
+# ------------------------------------------ the debug configuration's steps
+# The guest kernel's configuration as the dom0 image carries it
+# (scripts/build/mk-linux-smpalt-domu.sh copies it beside the kernel).
+LINUX_SMPALT_CONFIG=$LINUX_SMPALT_DIR/config
+# What the scenarios of the debug configuration (make test-linux
+# CONFIG=debug, patches/linux-6.1/debug.config) need of the kernel.
+LINUX_DEBUG_OPTIONS='CONFIG_MODULES CONFIG_MODULE_UNLOAD CONFIG_KPROBES CONFIG_FUNCTION_TRACER CONFIG_DYNAMIC_FTRACE CONFIG_JUMP_LABEL CONFIG_PREEMPT CONFIG_PROVE_LOCKING CONFIG_DEBUG_ATOMIC_SLEEP'
+# The test modules in the guest's initramfs and the test module's files.
+LINUX_MODULES=/lib/smpalt-modules
+LINUX_LOCKS_DEBUGFS=/sys/kernel/debug/smpalt_locks
+# A step a scenario asks the guest for (linux-smpalt.steps on its command
+# line): dom0 writes "<n> <command>" here, /init answers
+# "<n> <status> <output>" in LINUX_STEP_ANSWER_KEY.
+LINUX_STEP_KEY=control/smpalt-step
+LINUX_STEP_ANSWER_KEY=data/smpalt-step
+LINUX_STEP_N=0
+
+# The functions 6.1 calls on a new vCPU between loading the null selector
+# into %gs, which zeroes the kernel's GS base under this harness's QEMU,
+# and writing the GS base back (load_percpu_segment(): wrmsrl(MSR_GS_BASE)
+# through the Xen PV MSR hook): traced, the tracer's per-CPU accesses
+# fault without a per-CPU base and the bring-up never ends (stock 6.1
+# too: tests/linux/linux-stock-ftrace.sh; docs/linux.md).
+LINUX_GS_WINDOW='xen_write_msr xen_do_write_msr set_seg'
+
+# linux_trace_exclude WHAT FILE: write the functions of LINUX_GS_WINDOW
+# that this kernel has as traceable functions to the tracer's FILE
+# (set_ftrace_notrace or set_ftrace_filter); at least one must be.
+linux_trace_exclude() {
+	local t=/sys/kernel/tracing
+	linux_step_ok $LINUX_STEP_TIMEOUT "for f in $LINUX_GS_WINDOW; do ! grep -qx \$f $t/available_filter_functions || echo \$f >>$t/$2; done; cat $t/$2"
+	[ -n "$STEP_OUT" ] ||
+		fail "$1: none of $LINUX_GS_WINDOW is a traceable function of this kernel"
+	log "$1: $2: $STEP_OUT"
+}
+
+# linux_require_debug: the patched guest is in the dom0 image and its
+# kernel is the debug configuration (every LINUX_DEBUG_OPTIONS set); the
+# scenario reports SKIP otherwise, saying so: it did not run.
+linux_require_debug() {
+	local o missing=''
+	linux_require
+	[ -f "$LINUX_SMPALT_CONFIG" ] ||
+		result SKIP "needs the debug configuration (make test-linux CONFIG=debug): no configuration of the guest's kernel in the dom0 image"
+	for o in $LINUX_DEBUG_OPTIONS; do
+		grep -qx "$o=y" "$LINUX_SMPALT_CONFIG" || missing="$missing $o"
+	done
+	[ -z "$missing" ] ||
+		result SKIP "needs the debug configuration (make test-linux CONFIG=debug): the guest's kernel lacks$missing"
+}
+
+# linux_step_send COMMAND: ask the guest's /init to run COMMAND (sh -c),
+# without waiting (linux_step_wait collects the answer).
+linux_step_send() {
+	LINUX_STEP_N=$((LINUX_STEP_N + 1)) LINUX_STEP_CMD=$1
+	xs_write_guest $LINUX_STEP_KEY "$LINUX_STEP_N $1" ||
+		fail "step '$1': cannot write $LINUX_STEP_KEY"
+}
+
+# linux_step_wait TIMEOUT: wait for the answer to the last step sent; sets
+# STEP_RC (its exit status) and STEP_OUT (its output, lines joined with
+# "; "). No answer within TIMEOUT seconds fails the scenario.
+linux_step_wait() {
+	local end v
+	end=$(($(uptime_cs) + $1 * CS_PER_SEC))
+	while :; do
+		v=$(xs_read_guest $LINUX_STEP_ANSWER_KEY) || v=''
+		case $v in "$LINUX_STEP_N "*) break ;; esac
+		[ "$(uptime_cs)" -le "$end" ] ||
+			fail "step '$LINUX_STEP_CMD': no answer in $LINUX_STEP_ANSWER_KEY within ${1}s (last: '$v')"
+		usleep $POLL_USEC
+	done
+	v=${v#* }
+	STEP_RC=${v%% *} STEP_OUT=${v#* }
+	[ "$STEP_OUT" != "$STEP_RC" ] || STEP_OUT=''
+	log "step $LINUX_STEP_N: $LINUX_STEP_CMD: status $STEP_RC: $STEP_OUT"
+}
+
+# linux_step TIMEOUT COMMAND: linux_step_send COMMAND, linux_step_wait
+# TIMEOUT.
+linux_step() {
+	linux_step_send "$2"
+	linux_step_wait "$1"
+}
+
+# linux_step_ok TIMEOUT COMMAND: linux_step, and COMMAND must succeed.
+linux_step_ok() {
+	linux_step "$@"
+	[ "$STEP_RC" = 0 ] || fail "step '$2': status $STEP_RC: ${STEP_OUT:-<no output>}"
+}
+
+# The test module smpalt_locks (tests/linux/modules/smpalt_locks.c): its
+# debugfs files through steps. Limits for a debug kernel under TCG.
+LINUX_STEP_TIMEOUT=60
+LINUX_LOCKS_RUN_TIMEOUT=180
+
+# linux_locks_form WHAT WANT: the form of the module's marked lock site
+# ("smp", "up", or the byte) is WANT; fails the scenario otherwise.
+linux_locks_form() {
+	linux_step_ok $LINUX_STEP_TIMEOUT "cat $LINUX_LOCKS_DEBUGFS/form"
+	[ "$STEP_OUT" = "$2" ] ||
+		fail "$1: the module's lock site is in form '$STEP_OUT', expected $2"
+}
+
+# linux_locks_start THREADS ROUNDS: start a run of the module's counters
+# threads (THREADS threads of ROUNDS rounds each).
+linux_locks_start() {
+	LINUX_LOCKS_ROUNDS=$(($1 * $2))
+	linux_step_ok $LINUX_STEP_TIMEOUT "echo $1 $2 >$LINUX_LOCKS_DEBUGFS/run"
+}
+
+# linux_locks_check WHAT: wait for the run to end; every counter of the
+# module must be exact ("ok rounds=<THREADS x ROUNDS>"). Sets LOCKS_KEYED
+# (the rounds that took the static key's path).
+linux_locks_check() {
+	local end
+	end=$(($(uptime_cs) + LINUX_LOCKS_RUN_TIMEOUT * CS_PER_SEC))
+	while :; do
+		linux_step_ok $LINUX_STEP_TIMEOUT "cat $LINUX_LOCKS_DEBUGFS/check"
+		[ "$STEP_OUT" = running ] || break
+		[ "$(uptime_cs)" -le "$end" ] ||
+			fail "$1: the module's run did not end within ${LINUX_LOCKS_RUN_TIMEOUT}s"
+		sleep 1
+	done
+	case $STEP_OUT in
+	"ok rounds=$LINUX_LOCKS_ROUNDS keyed="*) LOCKS_KEYED=${STEP_OUT##*keyed=} ;;
+	*) fail "$1: the module's counters: '$STEP_OUT', expected ok rounds=$LINUX_LOCKS_ROUNDS" ;;
+	esac
+	log "$1: the module's counters: $STEP_OUT"
+}
+
+# linux_sites WHAT WANT: data/smpalt/sites (the lock sites the last switch
+# rewrote) is WANT.
+linux_sites() {
+	local got
+	got=$(xs_read_guest data/smpalt/sites) || got='<absent>'
+	[ "$got" = "$2" ] || fail "$1: the switch rewrote $got lock sites, expected $2"
 }
 
 # ---------------------------------------- the patched Linux guest's driver
