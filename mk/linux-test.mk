@@ -12,8 +12,8 @@
 #   make test-linux CONFIG=debug  the same with the debug configuration
 #                                 (make linux CONFIG=debug), every scenario
 #                                 including those that need it ("# config:
-#                                 debug": linux-modules, linux-text-patchers,
-#                                 linux-stock-ftrace),
+#                                 debug": linux-modules,
+#                                 linux-text-patchers),
 #                                 which the default configuration leaves out
 # Results in out/linux/<timestamp>/ (out/linux/latest); scripts/run/test-linux.sh
 # says what each step checks.

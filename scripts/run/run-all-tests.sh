@@ -35,7 +35,7 @@ LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-4.20 (make test-linu
 # The Linux guest's debug configuration (modules, kprobes, the function
 # tracer, lockdep; docs/linux.md): its own kernel build and a slower guest,
 # run by its own command only.
-LEFT_TO_DEBUG="the Linux guest's debug configuration and its scenarios linux-modules, linux-text-patchers, linux-stock-ftrace (make test-linux CONFIG=debug)"
+LEFT_TO_DEBUG="the Linux guest's debug configuration and its scenarios linux-modules, linux-text-patchers (make test-linux CONFIG=debug)"
 
 . scripts/lib/tally.sh
 log=$(mktemp)

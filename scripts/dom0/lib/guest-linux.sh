@@ -135,25 +135,6 @@ LINUX_STEP_KEY=control/smpalt-step
 LINUX_STEP_ANSWER_KEY=data/smpalt-step
 LINUX_STEP_N=0
 
-# The functions 6.1 calls on a new vCPU between loading the null selector
-# into %gs, which zeroes the kernel's GS base under this harness's QEMU,
-# and writing the GS base back (load_percpu_segment(): wrmsrl(MSR_GS_BASE)
-# through the Xen PV MSR hook): traced, the tracer's per-CPU accesses
-# fault without a per-CPU base and the bring-up never ends (stock 6.1
-# too: tests/linux/linux-stock-ftrace.sh; docs/linux.md).
-LINUX_GS_WINDOW='xen_write_msr xen_do_write_msr set_seg'
-
-# linux_trace_exclude WHAT FILE: write the functions of LINUX_GS_WINDOW
-# that this kernel has as traceable functions to the tracer's FILE
-# (set_ftrace_notrace or set_ftrace_filter); at least one must be.
-linux_trace_exclude() {
-	local t=/sys/kernel/tracing
-	linux_step_ok $LINUX_STEP_TIMEOUT "for f in $LINUX_GS_WINDOW; do ! grep -qx \$f $t/available_filter_functions || echo \$f >>$t/$2; done; cat $t/$2"
-	[ -n "$STEP_OUT" ] ||
-		fail "$1: none of $LINUX_GS_WINDOW is a traceable function of this kernel"
-	log "$1: $2: $STEP_OUT"
-}
-
 # linux_require_debug: the patched guest is in the dom0 image and its
 # kernel is the debug configuration (every LINUX_DEBUG_OPTIONS set); the
 # scenario reports SKIP otherwise, saying so: it did not run.
