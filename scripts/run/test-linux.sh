@@ -157,17 +157,6 @@ else
 fi
 
 # --- 4. the scenarios, one Xen boot
-# The 7.2 series is a port of the first 6.1 series: by default it runs
-# the scenarios that series has; the others need the 6.1 series' later
-# patches ported first. 6.1 and 6.12 run them all.
-FIRST_SERIES_TESTS=(linux-boot-up linux-save-restore linux-stock lost-update
-	maxvcpus-1 vcpu-set-sequence vcpu-set-storm vcpu-set-toggle)
-if [ $# -eq 0 ] && [ "$KVER" = 7.2 ]; then
-	left=$(cd "$TOP/tests/linux" && ls ./*.sh | sed 's|^\./||; s|\.sh$||' |
-		grep -vxF -f <(printf '%s\n' "${FIRST_SERIES_TESTS[@]}") | tr '\n' ' ')
-	echo "test-linux: Linux $KVER carries the first series: its ${#FIRST_SERIES_TESTS[@]} scenarios run; left out until the later 6.1 patches are ported: $left"
-	set -- "${FIRST_SERIES_TESTS[@]}"
-fi
 LINUX_SMPALT_DIR=$domu XEN_OUT=$RUN_DIR/xen \
 	bash "$TOP/scripts/run/xen-run.sh" -s linux "$@" 2>&1 | tee "$RUN_DIR/xen-run.txt"
 rc=${PIPESTATUS[0]}
