@@ -15,13 +15,20 @@
 #                modules, kprobes, the function tracer, static keys,
 #                preemption, lockdep) into cache/linux/debug/, with the
 #                test modules of tests/linux/modules/ (docs/linux.md)
+#   make linux CONFIG=debian  Linux 6.1 from Debian's own configuration
+#                (modules trimmed) + the fragment + debian.config into
+#                cache/linux/debian/, with the test modules
+#   make linux STOCK=1  the stock control: the same tree and configuration
+#                without the series, into cache/linux/stock/ (and
+#                <configuration>-stock/)
 
 KVER ?= 6.1
 CONFIG ?= default
+STOCK ?= 0
 
 .PHONY: linux
 linux:
-	@KVER=$(KVER) CONFIG=$(CONFIG) bash $(TOP)/scripts/build/build-linux.sh
+	@KVER=$(KVER) CONFIG=$(CONFIG) STOCK=$(STOCK) bash $(TOP)/scripts/build/build-linux.sh
 
 # make upstream SIGNOFF="Name <address>": the 7.2 series as numbered mails
 # with a cover letter in out/upstream/ (scripts/build/upstream-linux.sh); it

@@ -34,10 +34,24 @@
 # modules of tests/linux/modules/ built out of tree against that build
 # (make -C L/debug/build M=...), their .ko files in L/debug/out/modules/.
 #
-# A run with nothing changed takes seconds: L/out/stamp holds the
-# hash of the series, its patches, the config fragment and this script.
+# CONFIG=debian (Linux 6.1) starts from Debian's own configuration of
+# the same kernel instead of tinyconfig: /boot/config-* of the
+# linux-image package of the same Debian version (the dom0 kernel
+# package scripts/build/fetch-xen.sh fetches into cache/xen/debs/), with
+# every =m option turned off (modules
+# trimmed: the guest loads none of Debian's), then both fragments and
+# patches/linux-$KVER/debian.config; into L/debian/, with the test
+# modules.
 #
-# Usage: [KVER=6.1|6.12|7.2] [CONFIG=default|debug] scripts/build/build-linux.sh [-f]
+# STOCK=1 builds the stock control: the same tree and configuration with
+# no patch applied, into L/stock/ (L/debug-stock/, L/debian-stock/): the
+# fragment's options that only the series defines are not checked.
+#
+# A run with nothing changed takes seconds: L/out/stamp holds the
+# hash of the series, its patches, the config fragments and this script.
+#
+# Usage: [KVER=6.1|6.12|7.2] [CONFIG=default|debug|debian] [STOCK=1]
+#        scripts/build/build-linux.sh [-f]
 #        (-f: build even if up to date)
 # CACHE=dir overrides cache/, JOBS=n the parallel jobs (default nproc).
 set -euo pipefail
@@ -74,7 +88,7 @@ for f in "${FRAGMENTS[@]}"; do
 	[ -f "$f" ] || die "$f missing"
 done
 modules=()
-if [ "$LINUX_CONFIG" = debug ]; then
+if [ "$LINUX_CONFIG" != default ]; then
 	modules=("$MODULES_SRC"/Makefile "$MODULES_SRC"/*.c)
 fi
 
@@ -86,13 +100,21 @@ while read -r name; do
 	patches+=("$SERIES_DIR/$name")
 done <"$SERIES"
 [ ${#patches[@]} -gt 0 ] || die "$SERIES lists no patch"
+what="${#patches[@]} patches"
+if [ "$LINUX_STOCK" = 1 ]; then
+	patches=()
+	what="stock, no patch"
+fi
 
 # What the output depends on: when this hash is unchanged, so is vmlinuz.
-key=$(cat "$SERIES" "${patches[@]}" "${FRAGMENTS[@]}" ${modules[@]+"${modules[@]}"} "$0" |
-	sha256sum | cut -c1-16)
+key=$( (
+	echo "$LINUX_CONFIG stock=$LINUX_STOCK"
+	cat "$SERIES" ${patches[@]+"${patches[@]}"} "${FRAGMENTS[@]}" \
+		${modules[@]+"${modules[@]}"} "$0"
+) | sha256sum | cut -c1-16)
 if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/config" ] &&
 	[ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ]; then
-	log "up to date: $OUT/vmlinuz ($LINUX_CONFIG, series ${#patches[@]} patches, key $key)"
+	log "up to date: $OUT/vmlinuz ($LINUX_CONFIG, $what, key $key)"
 	exit 0
 fi
 
@@ -176,11 +198,11 @@ version=$(awk -F' = ' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 # times, so that the build folder recompiles only what the series changes.
 # The tree's content is copied, not the path: a worktree's cache has the
 # pristine tree as a symlink to the shared one, which must stay pristine.
-log "Linux $version: applying ${#patches[@]} patches to a fresh copy in $SRC"
+log "Linux $version ($what): a fresh copy in $SRC"
 rm -rf "$SRC.tmp"
 mkdir -p "$SRC.tmp"
 cp -a "$PRISTINE/." "$SRC.tmp/"
-for p in "${patches[@]}"; do
+for p in ${patches[@]+"${patches[@]}"}; do
 	if ! out=$(patch -d "$SRC.tmp" -p1 --batch --forward <"$p" 2>&1); then
 		echo "$out" >&2
 		die "$(basename "$p") does not apply (series order, $SERIES)"
@@ -196,7 +218,8 @@ done
 # this one leaves pristine (no stale object survives).
 mkdir -p "$BUILD"
 touched=$BUILD/.smpalt-touched
-new_touched=$(sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' "${patches[@]}" | sort -u)
+new_touched=$(cat ${patches[@]+"${patches[@]}"} </dev/null |
+	sed -n 's,^+++ b/\([^[:space:]]*\).*,\1,p' | sort -u)
 n_changed=0
 while read -r f; do
 	if [ -z "$f" ] || [ ! -e "$SRC.tmp/$f" ]; then
@@ -216,15 +239,60 @@ mv "$SRC.tmp" "$SRC"
 echo "$new_touched" >"$touched"
 log "$n_changed file(s) differ from the last build's"
 
-# 4. Configuration.
-log "configuring: tinyconfig + $(for f in "${FRAGMENTS[@]}"; do basename "$f"; done |
+# Debian's configuration of this kernel (CONFIG=debian): /boot/config-*
+# of the linux-image package of the source package's Debian version:
+# the Xen 4.17 host's dom0 kernel package (cache/xen/debs/, fetched by
+# scripts/build/fetch-xen.sh if missing). Prints its path.
+debian_config() {
+	local src ver img cfg
+	src=$(compgen -G "$DEBS/${SOURCE_PKG}_*.deb" | sort | tail -1) ||
+		die "CONFIG=debian: no $SOURCE_PKG package in $DEBS to take the version from"
+	ver=${src%_all.deb}
+	ver=${ver##*_}
+	img=$CACHE/xen/debs/linux-image-*-amd64_${ver}_amd64.deb
+	if ! compgen -G "$img" >/dev/null; then
+		log "fetching the Xen 4.17 host packages, Debian's $KVER kernel among them" >&2
+		XEN=4.17 "$TOP/scripts/build/fetch-xen.sh" >&2 ||
+			die "scripts/build/fetch-xen.sh failed"
+	fi
+	img=$(compgen -G "$img" | head -1) ||
+		die "CONFIG=debian: no linux-image package of Debian version $ver (the version of $SOURCE_PKG) in cache/xen/debs/"
+	cfg=$LINUX_WORK/debian-config
+	if [ ! -f "$cfg" ] || [ "$img" -nt "$cfg" ]; then
+		rm -rf "$LINUX_WORK/image"
+		dpkg -x "$img" "$LINUX_WORK/image" || die "dpkg -x $img failed"
+		cp "$(compgen -G "$LINUX_WORK/image/boot/config-*" | head -1)" "$cfg" ||
+			die "$img has no /boot/config-*"
+		rm -rf "$LINUX_WORK/image"
+	fi
+	echo "$cfg"
+}
+
+# 4. Configuration: tinyconfig, or a full configuration to start from
+# (CONFIG=debian), then the fragments.
+base=tinyconfig base_config=
+if [ -n "$LINUX_BASE_CONFIG" ]; then
+	mkdir -p "$LINUX_WORK"
+	base_config=$(debian_config) || exit 1
+	base="Debian's $version configuration, modules off"
+fi
+log "configuring: $base + $(for f in "${FRAGMENTS[@]}"; do basename "$f"; done |
 	paste -sd+ | sed 's/+/ + /g') + olddefconfig"
 kmake() { make -C "$SRC" O="$BUILD" "$@"; }
+start_config() {
+	if [ -z "$LINUX_BASE_CONFIG" ]; then
+		kmake tinyconfig
+		return
+	fi
+	# Every module off: =m becomes "is not set".
+	sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' \
+		"$base_config" >"$BUILD/.config" && kmake olddefconfig
+}
 # The same configuration as last time keeps its file and time: kbuild then
 # has nothing to regenerate.
 [ ! -f "$BUILD/.config" ] || cp -p "$BUILD/.config" "$BUILD/.config.last"
 {
-	kmake tinyconfig &&
+	start_config &&
 		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$BUILD" \
 			"$BUILD/.config" "${FRAGMENTS[@]}" &&
 		kmake olddefconfig
@@ -237,11 +305,27 @@ if [ -f "$BUILD/.config.last" ] && cmp -s "$BUILD/.config" "$BUILD/.config.last"
 else
 	rm -f "$BUILD/.config.last"
 fi
-missing=()
+# defined SYMBOL: the tree's Kconfig files define SYMBOL (in the stock
+# control the series' own options are not there).
+defined() {
+	grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config ${1#CONFIG_}\$" "$SRC"
+}
+# What the fragments set, a later fragment's value of an option winning
+# (as merge_config.sh does).
+declare -A wanted=()
+order=()
 while read -r line; do
 	case $line in CONFIG_*=*) ;; *) continue ;; esac
-	grep -qxF "$line" "$BUILD/.config" || missing+=("$line")
+	[ -n "${wanted[${line%%=*}]+set}" ] || order+=("${line%%=*}")
+	wanted[${line%%=*}]=$line
 done < <(cat "${FRAGMENTS[@]}")
+missing=()
+for sym in "${order[@]}"; do
+	line=${wanted[$sym]}
+	grep -qxF "$line" "$BUILD/.config" && continue
+	[ "$LINUX_STOCK" = 1 ] && ! defined "$sym" && continue
+	missing+=("$line")
+done
 if [ ${#missing[@]} -gt 0 ]; then
 	for m in "${missing[@]}"; do
 		echo "build-linux: wanted $m, the .config has:" \
@@ -301,4 +385,4 @@ mv "$OUT/vmlinuz.tmp" "$OUT/vmlinuz"
 mv "$OUT/config.tmp" "$OUT/config"
 echo "$key" >"$OUT/stamp"
 log "ready: $OUT/vmlinuz ($(du -h "$OUT/vmlinuz" | cut -f1), $LINUX_CONFIG, Linux $version" \
-	"+ ${#patches[@]} patches, key $key) in $(elapsed)"
+	"($what), key $key) in $(elapsed)"

@@ -33,9 +33,27 @@
 #               with the test modules of tests/linux/modules/ in
 #               out/modules/; its guest in $LINUX_DOMU_SMPALT-debug
 #
-# which gives LINUX_CONFIG, LINUX_FRAGMENTS (the fragments in order),
-# LINUX_WORK (src/, build/, out/ of that configuration) and changes
-# LINUX_VMLINUZ and LINUX_DOMU_SMPALT to that configuration's.
+#   debian      (6.1) Debian's own configuration of that kernel (the
+#               /boot/config-* of Debian's linux-image package of the same
+#               version) instead of tinyconfig, with its modules trimmed
+#               (every =m option off: the guest and the scenarios load
+#               none of Debian's modules), + xen-pv-guest.config +
+#               $LINUX_SERIES_DIR/debian.config (no debug info, no module
+#               signing), built in $LINUX_CACHE/debian/{src,build,out}/
+#               with the test modules; its guest in $LINUX_DOMU_SMPALT-debian
+#
+# which gives LINUX_CONFIG, LINUX_BASE_CONFIG (a full configuration to
+# start from instead of tinyconfig, or empty), LINUX_FRAGMENTS (the
+# fragments in order), LINUX_WORK (src/, build/, out/ of that
+# configuration) and changes LINUX_VMLINUZ and LINUX_DOMU_SMPALT to that
+# configuration's.
+#
+# STOCK=1 from the environment chooses the stock control: the same tree
+# and configuration without the series (nothing applied; the series' own
+# options of the fragment do not exist there), built in
+# $LINUX_WORK/stock/ for the default configuration, $LINUX_WORK-stock/
+# for the others: what every stock-against-patched comparison runs.
+# LINUX_STOCK is then 1 (0 otherwise).
 KVER=${KVER:-6.1}
 case $KVER in
 6.1)
@@ -57,9 +75,18 @@ LINUX_VMLINUZ=$LINUX_CACHE/out/vmlinuz
 
 LINUX_CONFIG=${CONFIG:-default}
 LINUX_FRAGMENTS=("$LINUX_SERIES_DIR/xen-pv-guest.config")
+LINUX_BASE_CONFIG=
 case $LINUX_CONFIG in
 default)
 	LINUX_WORK=$LINUX_CACHE
+	;;
+debian)
+	[ -f "$LINUX_SERIES_DIR/debian.config" ] ||
+		die "CONFIG=debian: Linux $KVER has no $LINUX_SERIES_DIR/debian.config"
+	LINUX_FRAGMENTS+=("$LINUX_SERIES_DIR/debian.config")
+	LINUX_BASE_CONFIG=debian
+	LINUX_WORK=$LINUX_CACHE/debian
+	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-debian
 	;;
 debug)
 	[ -f "$LINUX_SERIES_DIR/debug.config" ] ||
@@ -68,6 +95,18 @@ debug)
 	LINUX_WORK=$LINUX_CACHE/debug
 	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-debug
 	;;
-*) die "CONFIG=$LINUX_CONFIG: the configurations are default and debug" ;;
+*) die "CONFIG=$LINUX_CONFIG: the configurations are default, debug and debian" ;;
+esac
+LINUX_STOCK=${STOCK:-0}
+case $LINUX_STOCK in
+0) ;;
+1)
+	if [ "$LINUX_CONFIG" = default ]; then
+		LINUX_WORK=$LINUX_WORK/stock
+	else
+		LINUX_WORK=$LINUX_WORK-stock
+	fi
+	;;
+*) die "STOCK=$LINUX_STOCK: 1 (the stock control, without the series) or 0" ;;
 esac
 LINUX_VMLINUZ=$LINUX_WORK/out/vmlinuz
