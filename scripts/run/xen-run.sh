@@ -176,19 +176,20 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 	for i in "${!scenarios[@]}"; do
 		case ${scenarios[$i]} in bench-*) unset "scenarios[$i]" ;; esac
 	done
-	# The scenarios of the Linux guest's debug configuration ("# config:
-	# debug" in their header) only when the guest is built with it
-	# (CONFIG=debug, make test-linux CONFIG=debug); named otherwise.
-	if [ "${CONFIG:-default}" != debug ]; then
-		left=
-		for i in "${!scenarios[@]}"; do
-			grep -qx '# config: debug' "$(scenario_file "${scenarios[$i]}")" || continue
-			left="$left ${scenarios[$i]}"
-			unset "scenarios[$i]"
-		done
-		[ -z "$left" ] ||
-			echo "xen-run: left out, they need the debug configuration (make test-linux CONFIG=debug):$left"
-	fi
+	# The scenarios that need a configuration of the Linux guest other
+	# than the default ("# config: debug debian" in their header: the
+	# configurations they run with) only when the guest is built with one
+	# of those (make test-linux CONFIG=...); named otherwise.
+	left= need=
+	for i in "${!scenarios[@]}"; do
+		cfgs=$(sed -n 's/^# config: *//p' "$(scenario_file "${scenarios[$i]}")" | head -1)
+		[ -n "$cfgs" ] || continue
+		case " $cfgs " in *" ${CONFIG:-default} "*) continue ;; esac
+		left="$left ${scenarios[$i]}" need=$cfgs
+		unset "scenarios[$i]"
+	done
+	[ -z "$left" ] ||
+		echo "xen-run: left out, they need another configuration of the Linux guest (make test-linux CONFIG=${need// / or CONFIG=}):$left"
 	scenarios=("${scenarios[@]}")
 fi
 [ ${#scenarios[@]} -gt 0 ] || die "no scenarios (tests/$SUITE/ is empty)"

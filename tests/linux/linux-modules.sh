@@ -3,9 +3,10 @@
 # was loaded while the text was SMP, and a module removed during a
 # vcpu-set storm leaves the switches consistent; the module's counters stay
 # exact throughout.
-# config: debug
-# Needs the debug configuration (make test-linux CONFIG=debug: modules,
-# lockdep, preemption); with another configuration: SKIP, saying so.
+# config: debug debian
+# Needs a configuration with modules: the debug one (make test-linux
+# CONFIG=debug: also lockdep, preemption) or Debian's (CONFIG=debian);
+# with another: SKIP, saying so.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1)
 # with linux-smpalt.steps (/init runs the steps dom0 asks for); the test
 # module smpalt_locks (tests/linux/modules/) from the guest's initramfs,
@@ -91,7 +92,7 @@ storm() {
 	STORM_TARGETS=$targets
 }
 
-linux_require_debug
+linux_require_text_writers
 linux_boot_up $BOOT_TIMEOUT $STEP_TIMEOUT "extra=\"$EXTRA\""
 switches=$SWITCHES
 

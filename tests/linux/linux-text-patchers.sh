@@ -2,10 +2,10 @@
 # the UP/SMP switches: a kprobe on a recorded lock site is refused, a
 # static key toggled and the function tracer turned on and off while vCPUs
 # come and go leave the text consistent and the counters exact.
-# config: debug
-# Needs the debug configuration (make test-linux CONFIG=debug: modules,
-# kprobes, static keys, the function tracer, lockdep); with another
-# configuration: SKIP, saying so.
+# config: debug debian
+# Needs a configuration with modules, kprobes, static keys and the
+# function tracer: the debug one (make test-linux CONFIG=debug: also
+# lockdep) or Debian's (CONFIG=debian); with another: SKIP, saying so.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1)
 # with linux-smpalt.steps (/init runs the steps dom0 asks for); the test
 # module smpalt_locks (tests/linux/modules/) loaded while UP (its lock
@@ -84,7 +84,7 @@ toggles() {
 	done
 }
 
-linux_require_debug
+linux_require_text_writers
 linux_boot_up $BOOT_TIMEOUT $STEP_TIMEOUT "extra=\"$EXTRA\""
 switches=$SWITCHES
 linux_step_ok $LINUX_STEP_TIMEOUT "insmod $KO"

@@ -118,13 +118,17 @@ linux_wait_status() {
 	log "$what: status '$st'"
 }
 
-# ------------------------------------------ the debug configuration's steps
+# ------------- the steps of the configurations with modules and tracers
 # The guest kernel's configuration as the dom0 image carries it
 # (scripts/build/mk-linux-smpalt-domu.sh copies it beside the kernel).
 LINUX_SMPALT_CONFIG=$LINUX_SMPALT_DIR/config
-# What the scenarios of the debug configuration (make test-linux
-# CONFIG=debug, patches/linux-6.1/debug.config) need of the kernel.
-LINUX_DEBUG_OPTIONS='CONFIG_MODULES CONFIG_MODULE_UNLOAD CONFIG_KPROBES CONFIG_FUNCTION_TRACER CONFIG_DYNAMIC_FTRACE CONFIG_JUMP_LABEL CONFIG_PREEMPT CONFIG_PROVE_LOCKING CONFIG_DEBUG_ATOMIC_SLEEP'
+# What the scenarios that load modules and write kernel text with other
+# writers ("# config: debug debian": make test-linux CONFIG=debug or
+# CONFIG=debian) need of the kernel. The debug configuration adds the
+# checkers (lockdep, sleep in atomic) that make their console verdict
+# stricter; Debian's configuration has none of them.
+LINUX_TEXT_OPTIONS='CONFIG_MODULES CONFIG_MODULE_UNLOAD CONFIG_KPROBES CONFIG_FUNCTION_TRACER CONFIG_DYNAMIC_FTRACE CONFIG_JUMP_LABEL'
+LINUX_TEXT_CONFIGS="the debug or Debian configuration (make test-linux CONFIG=debug or CONFIG=debian)"
 # The test modules in the guest's initramfs and the test module's files.
 LINUX_MODULES=/lib/smpalt-modules
 LINUX_LOCKS_DEBUGFS=/sys/kernel/debug/smpalt_locks
@@ -135,19 +139,20 @@ LINUX_STEP_KEY=control/smpalt-step
 LINUX_STEP_ANSWER_KEY=data/smpalt-step
 LINUX_STEP_N=0
 
-# linux_require_debug: the patched guest is in the dom0 image and its
-# kernel is the debug configuration (every LINUX_DEBUG_OPTIONS set); the
-# scenario reports SKIP otherwise, saying so: it did not run.
-linux_require_debug() {
+# linux_require_text_writers: the patched guest is in the dom0 image and
+# its kernel has modules, kprobes, the function tracer and static keys
+# (every LINUX_TEXT_OPTIONS set); the scenario reports SKIP otherwise,
+# saying so: it did not run.
+linux_require_text_writers() {
 	local o missing=''
 	linux_require
 	[ -f "$LINUX_SMPALT_CONFIG" ] ||
-		result SKIP "needs the debug configuration (make test-linux CONFIG=debug): no configuration of the guest's kernel in the dom0 image"
-	for o in $LINUX_DEBUG_OPTIONS; do
+		result SKIP "needs $LINUX_TEXT_CONFIGS: no configuration of the guest's kernel in the dom0 image"
+	for o in $LINUX_TEXT_OPTIONS; do
 		grep -qx "$o=y" "$LINUX_SMPALT_CONFIG" || missing="$missing $o"
 	done
 	[ -z "$missing" ] ||
-		result SKIP "needs the debug configuration (make test-linux CONFIG=debug): the guest's kernel lacks$missing"
+		result SKIP "needs $LINUX_TEXT_CONFIGS: the guest's kernel lacks$missing"
 }
 
 # linux_step_send COMMAND: ask the guest's /init to run COMMAND (sh -c),
