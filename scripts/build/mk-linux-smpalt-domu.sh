@@ -33,7 +33,9 @@
 #            CONFIG=debug that configuration's (cache/linux/debug/out/...)
 # Writes DIR/initrd.gz, DIR/vmlinuz (a copy of VMLINUZ) and DIR/config (a
 # copy of the kernel's configuration, VMLINUZ's folder's config, which the
-# scenarios read to know which configuration they run on); the dom0
+# scenarios read to know which configuration they run on), and for a
+# configuration whose kernel needs more than the xl config's memory
+# (CONFIG=debian) DIR/memory, the MiB the guest is created with; the dom0
 # initramfs carries them when LINUX_SMPALT_DIR=DIR is set for
 # scripts/build/mkinitramfs.sh. The .ko files in VMLINUZ's folder's modules/
 # (make linux CONFIG=debug: the test modules of tests/linux/modules/) go
@@ -365,7 +367,8 @@ mkdir -p "$out"
 mv "$out/initrd.gz.tmp" "$out/initrd.gz"
 cp "$vmlinuz" "$out/vmlinuz.tmp"
 mv "$out/vmlinuz.tmp" "$out/vmlinuz"
-rm -f "$out/config"
+rm -f "$out/config" "$out/memory"
 [ ! -f "$kdir/config" ] || cp "$kdir/config" "$out/config"
+[ -z "$LINUX_GUEST_MEMORY" ] || echo "$LINUX_GUEST_MEMORY" >"$out/memory"
 echo "mk-linux-smpalt-domu: $out/initrd.gz ($(du -h "$out/initrd.gz" | cut -f1))," \
 	"kernel $vmlinuz ($(du -h "$out/vmlinuz" | cut -f1))${modules:+, modules: $(for m in $modules; do basename "$m"; done | paste -sd' ')}"

@@ -42,7 +42,9 @@
 #               signing), built in $LINUX_CACHE/debian/{src,build,out}/
 #               with the test modules; its guest in $LINUX_DOMU_SMPALT-debian
 #
-# which gives LINUX_CONFIG, LINUX_BASE_CONFIG (a full configuration to
+# which gives LINUX_CONFIG, LINUX_GUEST_MEMORY (MiB the patched guest
+# needs beyond xl-configs/linux-smpalt.cfg's 64, empty if none),
+# LINUX_BASE_CONFIG (a full configuration to
 # start from instead of tinyconfig, or empty), LINUX_FRAGMENTS (the
 # fragments in order), LINUX_WORK (src/, build/, out/ of that
 # configuration) and changes LINUX_VMLINUZ and LINUX_DOMU_SMPALT to that
@@ -76,6 +78,7 @@ LINUX_VMLINUZ=$LINUX_CACHE/out/vmlinuz
 LINUX_CONFIG=${CONFIG:-default}
 LINUX_FRAGMENTS=("$LINUX_SERIES_DIR/xen-pv-guest.config")
 LINUX_BASE_CONFIG=
+LINUX_GUEST_MEMORY=
 case $LINUX_CONFIG in
 default)
 	LINUX_WORK=$LINUX_CACHE
@@ -85,6 +88,8 @@ debian)
 		die "CONFIG=debian: Linux $KVER has no $LINUX_SERIES_DIR/debian.config"
 	LINUX_FRAGMENTS+=("$LINUX_SERIES_DIR/debian.config")
 	LINUX_BASE_CONFIG=debian
+	# Debian's built-in code is about five times the default's.
+	LINUX_GUEST_MEMORY=256
 	LINUX_WORK=$LINUX_CACHE/debian
 	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-debian
 	;;

@@ -10,6 +10,14 @@ LINUX_STOCK_DIR=$SMPALT_DIR/linux
 LINUX_STOCK_CFG=$SMPALT_DIR/xl-configs/linux.cfg
 LINUX_SMPALT_DIR=$SMPALT_DIR/linux-smpalt
 LINUX_SMPALT_CFG=$SMPALT_DIR/xl-configs/linux-smpalt.cfg
+# A kernel that needs more memory than the config gives (Debian's
+# configuration: scripts/build/mk-linux-smpalt-domu.sh writes the MiB in
+# memory beside it) is created from a copy of the config with that much.
+if [ -f "$LINUX_SMPALT_DIR/memory" ] && [ -f "$LINUX_SMPALT_CFG" ]; then
+	sed "s/^memory *=.*/memory = $(cat "$LINUX_SMPALT_DIR/memory")/" "$LINUX_SMPALT_CFG" \
+		>"${TMPDIR:-/tmp}/linux-smpalt.cfg" &&
+		LINUX_SMPALT_CFG=${TMPDIR:-/tmp}/linux-smpalt.cfg
+fi
 # Linux's own words for a kernel in trouble (its console has no error
 # mark): BUG, WARNING (lockdep's reports among them), Oops, KASAN/UBSAN,
 # lockdep's lock-state reports, a trap, a lockup or stall (RCU's of either
