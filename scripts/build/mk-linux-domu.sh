@@ -1,9 +1,12 @@
 #!/bin/bash
-# Build the tiny initramfs of the stock Linux 6.1 PV domU that `make bench`
-# compares smpalt with (tests/xen/bench-linux-vcpu.sh, xl-configs/linux.cfg).
+# Build the tiny initramfs of the stock Linux PV domU (xl-configs/linux.cfg):
+# the control of the patched guest (tests/linux/linux-stock.sh,
+# tests/xen/bench-linux-vcpu.sh) and the busy guest of the autoscaler's
+# Linux scenario (tests/xen/autoscale-linux.sh).
 #
-# The domU runs the dom0 kernel image (cache/xen/vmlinuz, Debian's 6.1) with
-# this initramfs: busybox (static, from the unpacked busybox-static package)
+# The domU runs a kernel without the series (-k: the stock control built
+# from the patched guest's tree and configuration, or by default the dom0
+# kernel image, Debian's 6.1 or 6.12) with this initramfs: busybox (static, from the unpacked busybox-static package)
 # and an /init that mounts proc, sysfs and devtmpfs, then prints one console
 # line
 #     linux-bench: online <list> at <uptime>
@@ -25,8 +28,13 @@
 # scripts/domu/work.sh (/bin/smpalt-work: rounds of CS centiseconds, one
 # console line each), pinned to cpu 0 (tests/xen/bench-linux-smpalt.sh).
 #
-# Usage: scripts/build/mk-linux-domu.sh [-o DIR]     (default cache/linux-domu)
-# Writes DIR/initrd.gz and links DIR/vmlinuz to cache/xen/vmlinuz; the dom0
+# Usage: scripts/build/mk-linux-domu.sh [-o DIR] [-k VMLINUZ]
+#   DIR      default cache/linux-domu
+#   VMLINUZ  the kernel: default the dom0 kernel image (cache/xen/vmlinuz);
+#            the stock control of the series (make linux STOCK=1: the same
+#            tree and configuration as the patched guest, without the
+#            series) for the comparisons with the patched guest
+# Writes DIR/initrd.gz and links DIR/vmlinuz to VMLINUZ; the dom0
 # initramfs carries both when LINUX_DOMU_DIR=DIR is set for
 # scripts/build/mkinitramfs.sh. Needs scripts/build/fetch-xen.sh to have run.
 set -euo pipefail
@@ -41,6 +49,7 @@ VMLINUZ=$XEN_CACHE/vmlinuz
 out=$CACHE/linux-domu
 [ "$XEN" = 4.17 ] || out=$XEN_CACHE/linux-domu
 opt_value -o out "a folder"
+opt_value -k VMLINUZ "a kernel image"
 parse_args "$@"
 
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/build/fetch-xen.sh first"

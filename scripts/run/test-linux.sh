@@ -3,7 +3,10 @@
 # Linux guest of one version (patches/linux-$KVER/, built by
 # `make linux KVER=...`; default 6.1; the version's paths:
 # scripts/lib/linux-version.sh), in one run:
-#   1. make linux KVER=...: its out/vmlinuz must come out of it;
+#   1. make linux KVER=...: its out/vmlinuz must come out of it; and,
+#      when linux-stock runs, the stock control (make linux STOCK=1: the
+#      same tree and default configuration without the series), the
+#      kernel of the stock domU;
 #   2. every patch named in patches/linux-$KVER/series, in order: it
 #      applies with `patch -p1` to a fresh copy of the pristine tree
 #      (linux-source-$KVER in the version's cache folder, after the patches
@@ -21,12 +24,12 @@
 # patched kernel its scenarios run and fail, saying so. The last line is
 # "N passed, N failed" (a skipped scenario counts as failed).
 #
-# With CONFIG=debug the kernel is the debug configuration (make linux
-# CONFIG=debug, its own cache folder and guest initramfs) and step 4 runs
-# also the scenarios that need it ("# config: debug"), which the default
-# configuration leaves out, naming them.
+# With CONFIG=debug or CONFIG=debian the kernel is that configuration
+# (make linux CONFIG=..., its own cache folder and guest initramfs) and
+# step 4 runs also the scenarios that need it ("# config: debug debian"),
+# which the default configuration leaves out, naming them.
 #
-# Usage: [KVER=...] [CONFIG=default|debug] scripts/run/test-linux.sh
+# Usage: [KVER=...] [CONFIG=default|debug|debian] scripts/run/test-linux.sh
 # [scenario ...]   (default: all of step 4's)
 # Environment: KVER, CONFIG, LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU
 # hogs beside QEMU, as for make test-xen). Results in
@@ -75,6 +78,27 @@ else
 	ko "$what" "failed after $(($(date +%s) - t)) s"
 	show "$RUN_DIR/make-linux.log"
 fi
+
+# --- 1b. the stock control, when a scenario that compares with stock
+# Linux runs (linux-stock, bench-linux-*): this version's tree and default
+# configuration without the series (make linux STOCK=1), the kernel of the
+# stock domU, so that the control differs from the patched guest by the
+# series alone.
+stock=
+case " ${*:-linux-stock} " in *" linux-stock "* | *" bench-linux-"*)
+	t=$(date +%s)
+	stock_vmlinuz=$LINUX_CACHE/stock/out/vmlinuz
+	what="make linux KVER=$KVER STOCK=1"
+	if make -C "$TOP" --no-print-directory linux KVER="$KVER" CONFIG=default STOCK=1 \
+		>"$RUN_DIR/make-linux-stock.log" 2>&1 && [ -f "$stock_vmlinuz" ]; then
+		ok "$what" "$stock_vmlinuz ($(du -h "$stock_vmlinuz" | cut -f1), $(($(date +%s) - t)) s)"
+		stock=$stock_vmlinuz
+	else
+		ko "$what" "failed after $(($(date +%s) - t)) s: linux-stock will run Debian's kernel"
+		show "$RUN_DIR/make-linux-stock.log"
+	fi
+	;;
+esac
 
 # --- 2. the series: applies in order, checkpatch-clean
 check_series() {
@@ -154,6 +178,19 @@ elif bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$DOMU_DIR" -k "$kerne
 else
 	ko "guest initramfs" "scripts/build/mk-linux-smpalt-domu.sh failed"
 	show "$RUN_DIR/linux-smpalt-domu.log"
+fi
+
+# The stock domU with the stock control's kernel (without it, xen-run.sh
+# makes one with the dom0 kernel, Debian's).
+if [ -n "$stock" ] && [ -n "$domu" ]; then
+	if bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_CACHE/stock/domu" -k "$stock" \
+		>"$RUN_DIR/linux-domu.log" 2>&1; then
+		ok "stock initramfs" "$(tail -1 "$RUN_DIR/linux-domu.log")"
+		export LINUX_DOMU_DIR=$LINUX_CACHE/stock/domu
+	else
+		ko "stock initramfs" "scripts/build/mk-linux-domu.sh failed"
+		show "$RUN_DIR/linux-domu.log"
+	fi
 fi
 
 # --- 4. the scenarios, one Xen boot

@@ -1,8 +1,11 @@
-# Scenario linux-stock: the control. Stock Debian Linux 6.1 as a PV domU
-# (the dom0 kernel image with scripts/build/mk-linux-domu.sh's initramfs,
-# xl-configs/linux.cfg) brings every possible vCPU up at boot, and a vCPU
-# added later by `xl vcpu-set` stays offline while no user space onlines it:
-# what the patched kernel (the other scenarios here) changes.
+# Scenario linux-stock: the control. Stock Linux as a PV domU: under
+# make test-linux the stock control (make linux STOCK=1: the patched
+# guest's tree and default configuration without the series), otherwise
+# the dom0 kernel image (Debian's), with scripts/build/mk-linux-domu.sh's
+# initramfs and xl-configs/linux.cfg, brings every possible vCPU up at
+# boot, and a vCPU added later by `xl vcpu-set` stays offline while no
+# user space onlines it: what the patched kernel (the other scenarios
+# here) changes.
 # Input: xl create linux.cfg (vcpus=1, maxvcpus=4) with extra= without
 # "quiet" (the kernel's boot lines on the console); /init prints
 # "linux-bench: online <list> at <uptime>" and "linux-bench: present <list>
