@@ -12,13 +12,14 @@
 #   make test-linux CONFIG=debug  the same with the debug configuration
 #                                 (make linux CONFIG=debug), every scenario
 #                                 including those that need it ("# config:
-#                                 debug": linux-modules,
+#                                 debug debian": linux-modules,
 #                                 linux-text-patchers),
 #                                 which the default configuration leaves out
+#   make test-linux CONFIG=debian the same with Debian's configuration
 # Results in out/linux/<timestamp>/ (out/linux/latest); scripts/run/test-linux.sh
 # says what each step checks.
 
 .PHONY: test-linux
 
 test-linux: deps
-	@KVER=$(KVER) CONFIG=$(CONFIG) XEN_BUSY=$(BUSY) bash $(TOP)/scripts/run/test-linux.sh $(TESTS)
+	@KVER=$(KVER) CONFIG=$(CONFIG) STOCK= XEN_BUSY=$(BUSY) bash $(TOP)/scripts/run/test-linux.sh $(TESTS)

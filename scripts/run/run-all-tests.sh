@@ -37,7 +37,7 @@ LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-4.20 (make test-linu
 # run by its own command only.
 # The Linux series for the other versions: each its own kernel build.
 LEFT_TO_VERSIONS="the Linux 6.12 and 7.2 series (make test-linux KVER=6.12, make test-linux KVER=7.2)"
-LEFT_TO_DEBUG="the Linux guest's debug configuration and its scenarios linux-modules, linux-text-patchers (make test-linux CONFIG=debug)"
+LEFT_TO_DEBUG="the Linux guest's debug and Debian configurations and their scenarios linux-modules, linux-text-patchers (make test-linux CONFIG=debug, CONFIG=debian)"
 
 . scripts/lib/tally.sh
 log=$(mktemp)
