@@ -28,6 +28,10 @@
 # (make linux) and DIR/initrd.gz (scripts/build/mk-linux-smpalt-domu.sh), and
 # DIR/config if there, to /opt/smpalt/linux-smpalt/ for tests/linux/;
 # without it those scenarios fail.
+# LINUX_SMPALT_VERSIONS="KVER=DIR ..." carries more patched guests, one per
+# Linux version, each DIR's files as above to /opt/smpalt/linux-smpalt-KVER/,
+# for the benchmark that measures every version in one boot
+# (tests/xen/bench-linux-smpalt.sh, make bench KVERS=...).
 # SMPALT_DEBS="A.deb B.deb": smpalt installed from its Debian packages
 # (smpalt-autoscaler, smpalt-guest) instead: each unpacked with `dpkg -x`
 # into the initramfs (the busybox dom0 has no dpkg database), and
@@ -206,18 +210,27 @@ if [ -n "$LINUX_DOMU_DIR" ]; then
 		install -D -m 0644 "$LINUX_DOMU_DIR/$f" "$stage/opt/smpalt/linux/$f"
 	done
 fi
-LINUX_SMPALT_DIR=${LINUX_SMPALT_DIR:-}
-if [ -n "$LINUX_SMPALT_DIR" ]; then
+# install_linux_smpalt DIR DEST: the patched guest's files from DIR into
+# the image's DEST.
+install_linux_smpalt() {
+	local dir=$1 dest=$2 f
 	for f in vmlinuz initrd.gz; do
-		[ -f "$LINUX_SMPALT_DIR/$f" ] ||
-			die "$LINUX_SMPALT_DIR/$f missing (make linux, scripts/build/mk-linux-smpalt-domu.sh)"
-		install -D -m 0644 "$LINUX_SMPALT_DIR/$f" "$stage/opt/smpalt/linux-smpalt/$f"
+		[ -f "$dir/$f" ] ||
+			die "$dir/$f missing (make linux, scripts/build/mk-linux-smpalt-domu.sh)"
+		install -D -m 0644 "$dir/$f" "$stage$dest/$f"
 	done
 	# The kernel's configuration, when given: the scenarios that need the
 	# debug configuration read it.
-	[ ! -f "$LINUX_SMPALT_DIR/config" ] ||
-		install -m 0644 "$LINUX_SMPALT_DIR/config" "$stage/opt/smpalt/linux-smpalt/config"
-fi
+	[ ! -f "$dir/config" ] || install -m 0644 "$dir/config" "$stage$dest/config"
+}
+LINUX_SMPALT_DIR=${LINUX_SMPALT_DIR:-}
+[ -z "$LINUX_SMPALT_DIR" ] ||
+	install_linux_smpalt "$LINUX_SMPALT_DIR" /opt/smpalt/linux-smpalt
+for v in ${LINUX_SMPALT_VERSIONS:-}; do
+	[[ $v =~ ^[0-9]+\.[0-9]+=. ]] ||
+		die "LINUX_SMPALT_VERSIONS: '$v' is not KVER=DIR"
+	install_linux_smpalt "${v#*=}" "/opt/smpalt/linux-smpalt-${v%%=*}"
+done
 
 # --- smpalt installed as on a real host (mk/install.mk), with the
 # libraries the autoscaler links (libxenstore.so.4: the Debian library

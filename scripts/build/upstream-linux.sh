@@ -129,20 +129,24 @@ ten times slower: one text_poke() per lock site.
 This series makes the switch reversible for PV guests and cheap enough
 to do on every change:
 
-  1-2  x86/alternatives: one text_poke() per page of lock sites instead
-       of one per site, storing only the changed bytes;
-       alternatives_disable_smp(), the reverse of
-       alternatives_enable_smp(), with switch statistics.
-  3    x86/xen: switch to UP code in .cleanup_dead_cpu when the last
+  1-3  x86/alternatives: one text_poke() per page of lock sites instead
+       of one per site, storing only the changed bytes; each text's
+       lock-site table sorted by address once, when it is recorded, so
+       that a switch pokes each page once; alternatives_disable_smp(),
+       the reverse of alternatives_enable_smp(), with switch statistics.
+  4    x86/xen: switch to UP code in .cleanup_dead_cpu when the last
        secondary vCPU is dead and Xen reports every other vCPU down.
-  4-5  xen/cpu_hotplug, x86/xen: the kernel onlines the vCPUs the
+  5-6  xen/cpu_hotplug, x86/xen: the kernel onlines the vCPUs the
        toolstack makes available, and a domU boots with vCPU 0 only
        (the others registered hotpluggable), so it boots with UP code.
-  6    x86/xen: the form of the text, the online count and the cost of
+  7    x86/xen: the form of the text, the online count and the cost of
        the last switch in xenstore (data/smpalt/) and debugfs.
-  7    x86/xen: a counters self-test (CONFIG_XEN_SMPALT_TEST, off by
+  8-9  x86/xen: a counters self-test (CONFIG_XEN_SMPALT_TEST, off by
        default) that shows lost updates if UP code ever ran on two
-       vCPUs.
+       vCPUs, and a test knob that never starts a given vCPU.
+  10   x86/xen: switch back to UP code when a vCPU bring-up fails.
+  11   x86/alternatives: refuse a kprobe on the lock prefix of a
+       recorded site.
 
 What is safe, and why:
 - UP code only with one CPU online and the CPU hotplug lock held for
@@ -160,8 +164,9 @@ What is safe, and why:
   only.
 
 Costs: the lock-site table is kept while maxvcpus > 1 (as today when a
-guest boots with one vCPU); a switch rewrites every recorded site
-(1453 sites on 271 pages in the test configuration).  Under QEMU TCG a
+guest boots with one vCPU); a switch rewrites every recorded site,
+one poke per page of sites (2409 sites on 441 pages in the test
+configuration).  Under QEMU TCG a
 switch took tens of milliseconds; making the last secondary vCPU go
 away took 1.3 times as long as another offline, not ten times.
 

@@ -8,7 +8,8 @@ RESULTS_DIR is what scripts/run/bench.sh filled:
     console-smpalt-bench-locks.log   the guest's in-guest benchmark ("bench:" lines)
     bench-vcpu.csv             smpalt: one row per `xl vcpu-set` step
     bench-linux-vcpu.csv       stock Linux 6.1: one row per step and variant
-    bench-linux-smpalt.csv     patched Linux 6.1: one row per step
+    bench-linux-smpalt.csv     patched Linux: one row per step, kver the
+                               version (6.1 when the column is absent)
     bench-linux-work.csv       the fork loop: one row per timed round
     bench-dom0-weight.csv      xl vcpu-set's own time, guest idle or busy,
                                at two dom0 weights: one row per call
@@ -170,6 +171,45 @@ def fork_rates(rows, system, form):
     return [int(r["forks"]) * 100.0 / int(r["cs"]) for r in rows
             if r["system"] == system and r["form"] == form
             and int(r["cs"]) > 0]
+
+
+def linux_smpalt_rows(kver, rows, lsw):
+    """Summary rows of one patched Linux version's steps: latency, switch
+    durations (LSW: stats per direction), reaction per kind of step, and the
+    offline with a switch against the offline without."""
+    label = "Linux %s + smpalt series" % kver
+    table = []
+    for t in TRANSITIONS:
+        st = stats(floats([r for r in rows if transition(r) == t],
+                          "latency_s"))
+        table.append(("%s, kernel only, %s" % (label, t),
+                      fmt_dist(st, fmt_s) if st["n"] else NOT_MEASURED))
+    for d, dlabel in (("up-smp", "UP->SMP"), ("smp-up", "SMP->UP")):
+        st = lsw[d]
+        sites = sorted({r["sites"] for r in rows
+                        if r["switched"] == "1" and r["sites"]})
+        table.append((
+            "%s, switch %s (median)" % (label, dlabel),
+            "%s; %s sites" % (fmt_dist(st, fmt_ms_ns), "/".join(sites))
+            if st["n"] else NOT_MEASURED))
+    for t, kind in LINUX_STEP_KINDS:
+        st = stats(floats([r for r in rows if transition(r) == t],
+                          "reaction_ms"))
+        table.append((
+            "%s, CPU %s, %s: reaction" % (label, t, kind),
+            fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
+    off_sw = median(floats([r for r in rows if transition(r) == "2->1"],
+                           "reaction_ms"))
+    off_plain = median(floats([r for r in rows if transition(r) == "3->2"],
+                              "reaction_ms"))
+    if off_sw is not None and off_plain:
+        sw_ms = (lsw["smp-up"]["median"] or 0) / 1e6
+        table.append((
+            "  %s: offline with the switch to UP / offline without "
+            "(medians)" % kver,
+            "%.2f x (%.1f ms / %.1f ms; the switch itself %.1f ms)"
+            % (off_sw / off_plain, off_sw, off_plain, sw_ms)))
+    return table
 
 
 # ------------------------------------------------------------------ plots
@@ -418,6 +458,12 @@ def main():
     if linux:
         write_csv(os.path.join(res, "linux-vcpu.csv"), list(linux[0]), linux)
     plinux = read_csv(os.path.join(xen, "bench-linux-smpalt.csv")) or []
+    for r in plinux:
+        r["kver"] = r.get("kver") or "6.1"
+    # The patched Linux versions in the order they ran, and each one's rows.
+    kvers = list(dict.fromkeys(r["kver"] for r in plinux))
+    by_kver = {v: [r for r in plinux if r["kver"] == v] for v in kvers}
+    first = by_kver[kvers[0]] if kvers else []
     work = read_csv(os.path.join(xen, "bench-linux-work.csv")) or []
     if plinux:
         write_csv(os.path.join(res, "linux-smpalt-vcpu.csv"), list(plinux[0]),
@@ -440,11 +486,13 @@ def main():
         rows = [r for r in smpalt if transition(r) == t]
         st = stats([float(r["latency_s"]) for r in rows])
         lat_rows.append(dict(system="smpalt", transition=t, **st))
-    for t in TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
-                            if k not in TRANSITIONS]:
-        rows = [r for r in plinux if transition(r) == t]
-        st = stats(floats(rows, "latency_s"))
-        lat_rows.append(dict(system="linux-smpalt", transition=t, **st))
+    for v in kvers:
+        for t in TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
+                                if k not in TRANSITIONS]:
+            rows = [r for r in by_kver[v] if transition(r) == t]
+            st = stats(floats(rows, "latency_s"))
+            lat_rows.append(dict(system="linux-%s-smpalt" % v, transition=t,
+                                 **st))
     for variant in ("kernel", "user"):
         for t in TRANSITIONS:
             rows = [r for r in linux if r["variant"] == variant
@@ -459,17 +507,20 @@ def main():
                     if r["direction"] == d and r["switch_ns"]])
           for d in ("up-smp", "smp-up")}
     # The patched Linux guest: a switch is a step that crossed 1 <-> more.
-    lsw = {d: stats([int(r["switch_ns"]) for r in plinux
-                     if r["switched"] == "1" and r["switch_ns"]
-                     and (int(r["to"]) > 1) == (d == "up-smp")])
-           for d in ("up-smp", "smp-up")}
+    lsw = {v: {d: stats([int(r["switch_ns"]) for r in by_kver[v]
+                         if r["switched"] == "1" and r["switch_ns"]
+                         and (int(r["to"]) > 1) == (d == "up-smp")])
+               for d in ("up-smp", "smp-up")}
+           for v in kvers}
     write_csv(os.path.join(res, "switch-stats.csv"),
               ["system", "direction", "n", "min", "median", "p90", "max"],
               [dict(system="smpalt", direction=d, **s) for d, s in sw.items()]
-              + [dict(system="linux-smpalt", direction=d, **s)
-                 for d, s in lsw.items()])
+              + [dict(system="linux-%s-smpalt" % v, direction=d, **s)
+                 for v in kvers for d, s in lsw[v].items()])
     react_rows = []
-    for system, rows in (("smpalt", smpalt), ("linux-smpalt", plinux)):
+    for system, rows in ([("smpalt", smpalt)]
+                         + [("linux-%s-smpalt" % v, by_kver[v])
+                            for v in kvers]):
         for t in TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
                                 if k not in TRANSITIONS]:
             st = stats(floats([r for r in rows if transition(r) == t],
@@ -483,7 +534,7 @@ def main():
     # Plots.
     plots = []
     if smpalt or linux or plinux:
-        if plot_latency(res, smpalt, linux, plinux):
+        if plot_latency(res, smpalt, linux, first):
             plots.append("vcpu-latency.png")
     if smpalt and plot_switch(res, smpalt):
         plots.append("switch-ns.png")
@@ -492,8 +543,10 @@ def main():
     react_series = [
         (label, dx, [(transition(r), float(r["reaction_ms"])) for r in rows
                      if r.get("reaction_ms")])
-        for label, dx, rows in (("smpalt", -0.1, smpalt),
-                                ("Linux 6.1 + smpalt series", 0.1, plinux))]
+        for label, dx, rows in (
+            [("smpalt", -0.1, smpalt)]
+            + [("Linux %s + smpalt series" % v, 0.1 * (i + 1), by_kver[v])
+               for i, v in enumerate(kvers)])]
     if any(pts for _, _, pts in react_series) and \
             plot_reaction(res, react_series):
         plots.append("reaction.png")
@@ -549,38 +602,14 @@ def main():
     if boots:
         table.append(("Linux 6.1 domU boot until online=0 (each variant)",
                       ", ".join(fmt_s(b) for b in boots)))
-    for t in TRANSITIONS:
-        st = stats(floats([r for r in plinux if transition(r) == t],
-                          "latency_s"))
-        table.append(("Linux 6.1 + smpalt series, kernel only, %s" % t,
-                      fmt_dist(st, fmt_s) if st["n"] else NOT_MEASURED))
-    for d, label in (("up-smp", "UP->SMP"), ("smp-up", "SMP->UP")):
-        st = lsw[d]
-        sites = sorted({r["sites"] for r in plinux
-                        if r["switched"] == "1" and r["sites"]})
-        table.append((
-            "Linux 6.1 + smpalt series, switch %s (median)" % label,
-            "%s; %s sites" % (fmt_dist(st, fmt_ms_ns), "/".join(sites))
-            if st["n"] else NOT_MEASURED))
-    for t, kind in LINUX_STEP_KINDS:
-        st = stats(floats([r for r in plinux if transition(r) == t],
-                          "reaction_ms"))
-        table.append((
-            "Linux 6.1 + smpalt series, CPU %s, %s: reaction" % (t, kind),
-            fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
-    off_sw = median(floats([r for r in plinux if transition(r) == "2->1"],
-                           "reaction_ms"))
-    off_plain = median(floats([r for r in plinux if transition(r) == "3->2"],
-                              "reaction_ms"))
-    if off_sw is not None and off_plain:
-        sw_ms = (lsw["smp-up"]["median"] or 0) / 1e6
-        table.append((
-            "  offline with the switch to UP / offline without (medians)",
-            "%.2f x (%.1f ms / %.1f ms; the switch itself %.1f ms)"
-            % (off_sw / off_plain, off_sw, off_plain, sw_ms)))
-    for system, label, rows in (("smpalt", "smpalt", smpalt),
-                                ("linux-smpalt", "Linux 6.1 + smpalt series",
-                                 plinux)):
+    for v in kvers:
+        table += linux_smpalt_rows(v, by_kver[v], lsw[v])
+    if not kvers:
+        table.append(("Linux + smpalt series", NOT_MEASURED))
+    for system, label, rows in ([("smpalt", "smpalt", smpalt)]
+                                + [("linux-%s-smpalt" % v,
+                                    "Linux %s + smpalt series" % v,
+                                    by_kver[v]) for v in kvers]):
         for t in TRANSITIONS:
             st = stats(floats([r for r in rows if transition(r) == t],
                               "reaction_ms"))

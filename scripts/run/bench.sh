@@ -12,11 +12,11 @@
 #                          weight and at the harness's
 #        bench-linux-vcpu  stock Debian Linux 6.1 PV domU, same steps,
 #                          kernel alone and with user-space onlining
-#        bench-linux-smpalt  Linux 6.1 with patches/linux-6.1/ (make
-#                          linux): the same steps and more, the guest's
-#                          reaction time, switch cost against a CPU
-#                          offline, a fork loop in UP and SMP code and in
-#                          stock Linux
+#        bench-linux-smpalt  each Linux version of KVERS with its series
+#                          (make linux KVER=...): the same steps and more,
+#                          the guest's reaction time, switch cost against
+#                          a CPU offline; with the first version, a fork
+#                          loop in UP and SMP code and in stock Linux
 #   2. the host benchmark (make bench-host)
 #   3. scripts/report/bench-report.py: CSVs, PNG plots, summary.md; the summary
 #      table is printed last.
@@ -26,6 +26,12 @@
 # Usage: scripts/run/bench.sh -g GUEST_ELF -H BENCH_HOST_PROGRAM [-r ROUNDS]
 #                         [-o RESULTS_DIR]
 #   ROUNDS        rounds of the vcpu-set steps (default 5: 20 toggles)
+# Environment:
+#   KVERS         the patched Linux versions bench-linux-smpalt measures,
+#                 each guest carried in the dom0 image (default
+#                 "6.1 6.12 7.2"; each needs make linux KVER=...)
+#   BENCH_SCENARIOS  the Xen scenarios to run (default: all of the above);
+#                 a part left out is reported "not measured"
 #   RESULTS_DIR   default results/<UTC timestamp>; results/latest points
 #                 at the last one
 set -euo pipefail
@@ -33,14 +39,15 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/host.sh"
 host_script bench 2
 LINUX_DOMU_DIR=$CACHE/linux-domu
-LINUX_SMPALT_DOMU_DIR=$CACHE/linux-smpalt-domu
-LINUX_VMLINUZ=$CACHE/linux/out/vmlinuz
-XEN_SCENARIOS=(bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt)
+read -ra kvers <<<"${KVERS:-6.1 6.12 7.2}"
+# shellcheck disable=SC2206 # a list of words on purpose
+XEN_SCENARIOS=(${BENCH_SCENARIOS:-bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt})
 ROUNDS=5
 # Seconds one scenario may take inside dom0: the Linux ones boot two or
 # three domUs (about 30 s each under TCG), the stock one waits 5 s for
-# every change that never comes.
-SCENARIO_TIMEOUT=480
+# every change that never comes; bench-linux-smpalt boots one more per
+# Linux version after the first.
+SCENARIO_TIMEOUT=$((480 + 300 * (${#kvers[@]} - 1)))
 
 stage() { echo "bench: $*"; }
 
@@ -74,20 +81,34 @@ else
 	stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
 	linux_dir=
 fi
-stage "patched Linux domU initramfs (scripts/build/mk-linux-smpalt-domu.sh)"
-if [ -f "$LINUX_VMLINUZ" ] &&
-	bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$LINUX_SMPALT_DOMU_DIR" \
-		-k "$LINUX_VMLINUZ" >>"$res/fetch.log" 2>&1; then
-	smpalt_linux_dir=$LINUX_SMPALT_DOMU_DIR
-else
-	stage "no patched Linux domU (make linux; see $res/fetch.log): bench-linux-smpalt will fail"
-	smpalt_linux_dir=
-fi
-stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds)"
+# Each version's kernel and initramfs (scripts/lib/linux-version.sh says
+# where), carried to /opt/smpalt/linux-smpalt-KVER/; the first version's
+# also to /opt/smpalt/linux-smpalt/, for the parts that use one guest.
+smpalt_linux_dir="" smpalt_linux_versions=""
+for v in "${kvers[@]}"; do
+	stage "patched Linux $v domU initramfs (scripts/build/mk-linux-smpalt-domu.sh)"
+	# shellcheck disable=SC1091 # sourced for its paths only
+	read -r vmlinuz domu_dir < <(KVER=$v CONFIG=default
+		. "$TOP/scripts/lib/linux-version.sh"
+		echo "$LINUX_VMLINUZ $LINUX_DOMU_SMPALT")
+	if [ -f "$vmlinuz" ] &&
+		KVER=$v bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$domu_dir" \
+			-k "$vmlinuz" >>"$res/fetch.log" 2>&1; then
+		[ -n "$smpalt_linux_dir" ] || smpalt_linux_dir=$domu_dir
+		smpalt_linux_versions="$smpalt_linux_versions $v=$domu_dir"
+	else
+		stage "no patched Linux $v domU (make linux KVER=$v; see $res/fetch.log): bench-linux-smpalt will fail"
+		failed=1
+	fi
+done
+kver_list=$(IFS=,; echo "${kvers[*]}")
+echo "kvers=$kver_list" >>"$res/run.txt"
+stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; Linux $kver_list)"
 xen_status=0
-LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir XEN_OUT=$res/xen \
+LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir \
+	LINUX_SMPALT_VERSIONS=$smpalt_linux_versions XEN_OUT=$res/xen \
 	XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
-	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS" \
+	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.kvers=$kver_list" \
 	bash "$TOP/scripts/run/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
 	tee "$res/xen-run.txt" || xen_status=$?
 # The Xen, dom0 kernel and QEMU packages the run used

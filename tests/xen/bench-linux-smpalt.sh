@@ -1,13 +1,17 @@
-# Scenario bench-linux-smpalt (make bench): the patched Linux 6.1 guest
-# (patches/linux-6.1/, `make linux`) measured beside smpalt and stock Linux
-# in the same Xen boot.
-# Input: the patched guest (xl-configs/linux-smpalt.cfg, vcpus=1,
-# maxvcpus=4, without the counters self-test), booted twice, and the stock
+# Scenario bench-linux-smpalt (make bench): the patched Linux guests
+# (patches/linux-KVER/, `make linux KVER=...`) measured beside smpalt and
+# stock Linux in the same Xen boot.
+# Input: the patched guest of each Linux version named by
+# smpalt.bench.kvers=KVER,... on the dom0 command line (make bench KVERS=,
+# each carried to /opt/smpalt/linux-smpalt-KVER/; without it, the one guest
+# of /opt/smpalt/linux-smpalt/, taken as 6.1) with xl-configs/linux-smpalt.cfg
+# (vcpus=1, maxvcpus=4, without the counters self-test), and the stock
 # Debian 6.1 domU (xl-configs/linux.cfg) once:
-#   1. steps: ROUNDS rounds of xl vcpu-set through STEPS (1->2 switches to
-#      SMP, 2->3 and 3->2 change the vCPUs without a switch, 2->1 switches
-#      back to UP, 1->4 and 4->1 as in the other benchmarks), no workload;
-#   2. work (smpalt.work=WORK_CS): the fork+pipe loop of
+#   1. steps, for each version in turn, one boot each: ROUNDS rounds of
+#      xl vcpu-set through STEPS (1->2 switches to SMP, 2->3 and 3->2
+#      change the vCPUs without a switch, 2->1 switches back to UP, 1->4
+#      and 4->1 as in the other benchmarks), no workload;
+#   2. work, with the guest of /opt/smpalt/linux-smpalt/ (6.1) (smpalt.work=WORK_CS): the fork+pipe loop of
 #      scripts/domu/work.sh, pinned to cpu 0, timed in WORK_PHASES
 #      alternately with 1 vCPU online (UP code) and 2 (SMP code, the second
 #      vCPU idle), WORK_ROUNDS rounds a phase;
@@ -18,7 +22,8 @@
 # smpalt-xs-stamp, sees data/smpalt/online hold the new count), reaction_ms
 # (the stamper's time from xl's write of cpu/N/availability to that
 # data/smpalt/online event: the guest's own reaction, free of xl), and for
-# a step that switched, switch_ns (data/smpalt/last-switch-ns) and sites.
+# a step that switched, switch_ns (data/smpalt/last-switch-ns) and sites;
+# kver names the version.
 # Per work round, into bench-linux-work.csv: the forks done and the
 # centiseconds that passed, from the guest's console line.
 # Expected: every step reaches its count within STEP_TIMEOUT, switches
@@ -52,6 +57,7 @@ STOCK_EXTRA="console=hvc0 quiet rdinit=/init linux-bench.poll-usec=2000000"
 STOCK_SETTLED="linux-bench: online 0 at"
 
 ROUNDS=$(cmdline_value 'smpalt\.bench\.rounds' $ROUNDS)
+KVERS=$(cmdline_value 'smpalt\.bench\.kvers' "" | tr ',' ' ')
 
 # cpu_list N: the list Linux shows in /sys/devices/system/cpu/online.
 cpu_list() {
@@ -104,49 +110,69 @@ work_rounds() {
 
 trap stamp_stop EXIT
 
-# --- 1. the steps, no workload
-linux_boot_up $BOOT_TIMEOUT $STEP_TIMEOUT "extra=\"$PATCHED_EXTRA\""
-stamp_start
-clean "after boot"
-echo "system,round,from,to,switched,xl_s,latency_s,reaction_ms,switch_ns,sites" >"$CSV"
-from=1 switches=$SWITCHES last_ns=$LAST_NS steps=0
-round=1
-while [ "$round" -le "$ROUNDS" ]; do
-	for n in $STEPS; do
-		what="round $round, $from->$n"
-		switched=0
-		[ "$(mode_for "$from")" = "$(mode_for "$n")" ] || switched=1
-		mark=$(stamp_mark)
-		t0=$(uptime_cs)
-		vcpu_set "$n" || fail "$what: xl vcpu-set $GUEST $n failed"
-		t_xl=$(uptime_cs)
-		wait_stamp_step "$mark" "$n" $STEP_TIMEOUT ||
-			fail "$what: no data/smpalt/online=$n event after xl's within ${STEP_TIMEOUT}s"
-		lat_cs=$((ONLINE_NS / NS_PER_CS - t0))
-		if [ $switched = 1 ]; then
-			read_switch_state $((switches + 1)) "$last_ns" $STEP_TIMEOUT ||
-				fail "$what: switches '$SWITCHES', last-switch-ns '$LAST_NS': expected $((switches + 1)) and a new duration"
-			ns=$LAST_NS sites=$(xs_read_guest data/smpalt/sites)
-		else
-			read_switch_state $switches "" $STEP_TIMEOUT ||
-				fail "$what: switches '$SWITCHES', expected $switches (no mode change)"
-			ns='' sites=''
-		fi
-		[ "$MODE" = "$(mode_for "$n")" ] ||
-			fail "$what: online=$n but mode is '$MODE'"
-		switches=$SWITCHES last_ns=$LAST_NS
-		check_xen_view "$what"
-		clean "$what"
-		echo "linux-smpalt,$round,$from,$n,$switched,$(cs_to_s $((t_xl - t0))),$(cs_to_s $lat_cs),$(us_to_ms $REACT_US),$ns,$sites" >>"$CSV"
-		note "$what: online after $(cs_to_s $lat_cs) s, reaction $(us_to_ms $REACT_US) ms${ns:+, switch $ns ns ($sites sites)}"
-		from=$n
-		steps=$((steps + 1))
+# run_steps KVER [xl key=value ...]: part 1 for one version's guest, its
+# rows appended to CSV.
+run_steps() {
+	local kver=$1 from switches last_ns round n what switched mark t0 t_xl
+	local lat_cs ns sites
+	shift
+	linux_boot_up $BOOT_TIMEOUT $STEP_TIMEOUT "extra=\"$PATCHED_EXTRA\"" "$@"
+	stamp_start
+	clean "Linux $kver after boot"
+	from=1 switches=$SWITCHES last_ns=$LAST_NS
+	round=1
+	while [ "$round" -le "$ROUNDS" ]; do
+		for n in $STEPS; do
+			what="Linux $kver round $round, $from->$n"
+			switched=0
+			[ "$(mode_for "$from")" = "$(mode_for "$n")" ] || switched=1
+			mark=$(stamp_mark)
+			t0=$(uptime_cs)
+			vcpu_set "$n" || fail "$what: xl vcpu-set $GUEST $n failed"
+			t_xl=$(uptime_cs)
+			wait_stamp_step "$mark" "$n" $STEP_TIMEOUT ||
+				fail "$what: no data/smpalt/online=$n event after xl's within ${STEP_TIMEOUT}s"
+			lat_cs=$((ONLINE_NS / NS_PER_CS - t0))
+			if [ $switched = 1 ]; then
+				read_switch_state $((switches + 1)) "$last_ns" $STEP_TIMEOUT ||
+					fail "$what: switches '$SWITCHES', last-switch-ns '$LAST_NS': expected $((switches + 1)) and a new duration"
+				ns=$LAST_NS sites=$(xs_read_guest data/smpalt/sites)
+			else
+				read_switch_state $switches "" $STEP_TIMEOUT ||
+					fail "$what: switches '$SWITCHES', expected $switches (no mode change)"
+				ns='' sites=''
+			fi
+			[ "$MODE" = "$(mode_for "$n")" ] ||
+				fail "$what: online=$n but mode is '$MODE'"
+			switches=$SWITCHES last_ns=$LAST_NS
+			check_xen_view "$what"
+			clean "$what"
+			echo "linux-smpalt,$round,$from,$n,$switched,$(cs_to_s $((t_xl - t0))),$(cs_to_s $lat_cs),$(us_to_ms $REACT_US),$ns,$sites,$kver" >>"$CSV"
+			note "$what: online after $(cs_to_s $lat_cs) s, reaction $(us_to_ms $REACT_US) ms${ns:+, switch $ns ns ($sites sites)}"
+			from=$n
+			steps=$((steps + 1))
+		done
+		round=$((round + 1))
 	done
-	round=$((round + 1))
-done
-stamp_stop
-guest_destroy
-send_back "console-$GUEST-steps.log" "$CONSOLE_LOG"
+	stamp_stop
+	guest_destroy
+	send_back "console-$GUEST-steps-$kver.log" "$CONSOLE_LOG"
+}
+
+# --- 1. the steps, no workload, for each version
+echo "system,round,from,to,switched,xl_s,latency_s,reaction_ms,switch_ns,sites,kver" >"$CSV"
+steps=0
+if [ -z "$KVERS" ]; then
+	run_steps 6.1
+else
+	default_dir=$LINUX_SMPALT_DIR
+	for kver in $KVERS; do
+		LINUX_SMPALT_DIR=$SMPALT_DIR/linux-smpalt-$kver
+		run_steps "$kver" "kernel=\"$LINUX_SMPALT_DIR/vmlinuz\"" \
+			"ramdisk=\"$LINUX_SMPALT_DIR/initrd.gz\""
+	done
+	LINUX_SMPALT_DIR=$default_dir
+fi
 
 # --- 2. the work loop in UP and in SMP code, alternately
 echo "system,form,online,phase,round,forks,cs" >"$WORK_CSV"
@@ -191,4 +217,4 @@ echo "--- $WORK_CSV"
 cat "$WORK_CSV"
 emit_file bench-linux-smpalt.csv "$CSV" >/dev/console
 emit_file bench-linux-work.csv "$WORK_CSV" >/dev/console
-result SUCCESS "patched Linux: $steps vcpu-set steps in $ROUNDS rounds of $STEPS, Xen agreed at each; work loop in $phase phases of $WORK_ROUNDS rounds, and in stock Linux"
+result SUCCESS "patched Linux ${KVERS:-6.1}: $steps vcpu-set steps in $ROUNDS rounds of $STEPS each, Xen agreed at each; work loop in $phase phases of $WORK_ROUNDS rounds, and in stock Linux"
