@@ -1,5 +1,6 @@
-# Scenario linux-stock: the control. Stock Debian Linux 6.1 as a PV domU
-# (the dom0 kernel image with scripts/build/mk-linux-domu.sh's initramfs,
+# Scenario linux-stock: the control. Stock Debian Linux as a PV domU (the
+# dom0 kernel image, whatever the series' version: 6.1 on Xen 4.17, 6.12
+# on XEN=4.20; with scripts/build/mk-linux-domu.sh's initramfs,
 # xl-configs/linux.cfg) brings every possible vCPU up at boot, and a vCPU
 # added later by `xl vcpu-set` stays offline while no user space onlines it:
 # what the patched kernel (the other scenarios here) changes.
