@@ -15,7 +15,8 @@
 #   make linux      Linux 6.1 PV domU with the series in patches/linux-6.1/
 #                   (KVER=6.12 or KVER=7.2: that version's series, also for
 #                   make test-linux; make upstream SIGNOFF="Name <addr>":
-#                   the 7.2 series as mails in out/upstream/; CONFIG=debug
+#                   the 7.2 series as mails in out/upstream/, the xen.git
+#                   patch of patches/xen/ in out/upstream/xen/; CONFIG=debug
 #                   or CONFIG=debian: the debug or Debian's configuration,
 #                   also for make test-linux, which make test leaves out;
 #                   STOCK=1: the stock control: docs/linux.md)

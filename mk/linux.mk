@@ -31,8 +31,9 @@ linux:
 	@KVER=$(KVER) CONFIG=$(CONFIG) STOCK=$(STOCK) bash $(TOP)/scripts/build/build-linux.sh
 
 # make upstream SIGNOFF="Name <address>": the 7.2 series as numbered mails
-# with a cover letter in out/upstream/ (scripts/build/upstream-linux.sh); it
-# refuses without SIGNOFF.
+# with a cover letter in out/upstream/, and the xen.git patch of patches/xen/
+# (the data/smpalt/ keys in Xen's docs) in out/upstream/xen/
+# (scripts/build/upstream-linux.sh); it refuses without SIGNOFF.
 .PHONY: upstream
 upstream:
 	@SIGNOFF='$(SIGNOFF)' bash $(TOP)/scripts/build/upstream-linux.sh

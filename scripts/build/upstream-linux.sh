@@ -17,6 +17,12 @@
 # tree's scripts/get_maintainer.pl per file, and To:/Cc: lines for the
 # whole series.
 #
+# The patches for xen.git (patches/xen/, listed in its series file: Xen's
+# documentation of the data/smpalt/ keys) are written as mails too, in
+# out/upstream/xen/, stamped with SIGNOFF the same way and addressed to
+# the To:/Cc: lines of patches/xen/recipients (Xen's MAINTAINERS); they
+# go to xen-devel on their own, and the cover letter names them.
+#
 # Usage: SIGNOFF="Name <address>" scripts/build/upstream-linux.sh
 # Needs the pristine tree of `make linux KVER=7.2` (cache/linux-7.2/).
 set -euo pipefail
@@ -49,6 +55,18 @@ while read -r p _; do
 	patches+=("$LINUX_SERIES_DIR/$p")
 done <"$LINUX_SERIES_DIR/series"
 [ ${#patches[@]} -gt 0 ] || die "$LINUX_SERIES_DIR/series lists no patch"
+
+# The xen.git patches and their recipients.
+XEN_SERIES_DIR=$TOP/patches/xen
+xen_patches=()
+while read -r p _; do
+	case $p in '' | '#'*) continue ;; esac
+	[ -f "$XEN_SERIES_DIR/$p" ] || die "$p is listed in $XEN_SERIES_DIR/series but missing"
+	xen_patches+=("$XEN_SERIES_DIR/$p")
+done <"$XEN_SERIES_DIR/series"
+[ ${#xen_patches[@]} -gt 0 ] || die "$XEN_SERIES_DIR/series lists no patch"
+xen_rcpt=$(grep -E '^(To|Cc): ' "$XEN_SERIES_DIR/recipients" || true)
+echo "$xen_rcpt" | grep -q '^To: ' || die "$XEN_SERIES_DIR/recipients has no To: line"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-upstream.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -108,6 +126,22 @@ done
 
 rm -rf "$OUT_DIR"
 mkdir -p "$OUT_DIR"
+
+# The xen.git patches: SIGNOFF in From: and Signed-off-by:, the
+# recipients as headers after the patch's own (the mail's header ends at
+# its first empty line).
+mkdir -p "$OUT_DIR/xen"
+xen_subjects=
+for p in "${xen_patches[@]}"; do
+	out=$OUT_DIR/xen/$(basename "$p")
+	sed -e "s|^From: $PLACEHOLDER\$|From: $SIGNOFF|" \
+		-e "s|^Signed-off-by: $PLACEHOLDER\$|Signed-off-by: $SIGNOFF|" "$p" |
+		awk -v rcpt="$xen_rcpt" '!done && /^$/ { print rcpt; done = 1 } { print }' >"$out"
+	grep -q "^From: $SIGNOFF\$" "$out" && grep -q "^Signed-off-by: $SIGNOFF\$" "$out" ||
+		die "$(basename "$p") has no From: or Signed-off-by: line to stamp"
+	! grep -qF "$PLACEHOLDER" "$out" || die "$(basename "$p"): the placeholder is left in $out"
+	xen_subjects+="  $(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$p")"$'\n'
+done
 to_args=() cc_args=()
 while read -r a; do [ -z "$a" ] || to_args+=(--to="$a"); done <<<"$to"
 while read -r a; do [ -z "$a" ] || cc_args+=(--cc="$a"); done <<<"$cc"
@@ -183,6 +217,10 @@ today), save/restore, and a lost-update control that must fail with
 the lock prefix dropped.  Result of the newest run:
 $testing
 
+The data/smpalt/ keys of patch 6 are described for Xen's own list of
+xenstore paths (docs/misc/xenstore-paths.pandoc) by a patch sent to
+xen-devel on its own:
+$xen_subjects
 Recipients per file (scripts/get_maintainer.pl):
 $per_file
 EOF
@@ -196,5 +234,5 @@ s = s.replace("*** BLURB HERE ***", open(blurb).read().rstrip("\n"), 1)
 open(cover, "w").write(s)
 PY
 ! grep -q '\*\*\* \(SUBJECT\|BLURB\) HERE' "$cover" || die "cover letter left unfilled"
-echo "upstream: $(ls "$OUT_DIR" | wc -l) files in $OUT_DIR (From/Signed-off-by: $SIGNOFF)"
-ls "$OUT_DIR" | sed 's/^/  /'
+echo "upstream: $(find "$OUT_DIR" -type f | wc -l) files in $OUT_DIR (From/Signed-off-by: $SIGNOFF)"
+(cd "$OUT_DIR" && find . -type f | sed 's,^\./,,' | sort | sed 's/^/  /')

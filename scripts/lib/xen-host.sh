@@ -10,6 +10,8 @@
 #              (debootstrap) in cache/xen-4.20/root/, where the dom0 tools
 #              and the Debian packages are built too
 #              (scripts/build/xen-root-build.sh)
+# What differs between the two, for xl, xenstore and the dom0 userland:
+# tests/xen/README.md, "What differs between 4.17 and 4.20".
 #
 # Sourced by the host scripts after lib/host.sh (or with CACHE and die
 # defined). Sets:

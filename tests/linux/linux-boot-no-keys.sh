@@ -1,6 +1,7 @@
 # Scenario linux-boot-no-keys: without availability keys in xenstore (a
-# toolstack that writes none) the patched Linux 6.1 guest boots as stock
-# Linux does, with every vCPU up, and acts on the keys once they come.
+# toolstack that writes none) the patched Linux guest (6.1, 6.12 or 7.2)
+# boots as stock Linux does, with every vCPU up, and acts on the keys once
+# they come.
 # Input: xl create -p linux-smpalt.cfg (vcpus=1, maxvcpus=4), the guest's
 # cpu/ folder removed from xenstore, xl unpause; then xl vcpu-set 2.
 # Expected: "smpalt: ready"; online 4, mode smp, Xen 4 (check_xen_view),

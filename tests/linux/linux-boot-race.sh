@@ -1,7 +1,7 @@
-# Scenario linux-boot-race: vCPU changes made while the patched Linux 6.1
-# guest boots, before and while it reads them, leave every guest settled
-# on the last one with Xen agreeing; a guest created with vcpus=3 has its
-# three vCPUs online before the device drivers start.
+# Scenario linux-boot-race: vCPU changes made while the patched Linux guest
+# (6.1, 6.12 or 7.2) boots, before and while it reads them, leave every
+# guest settled on the last one with Xen agreeing; a guest created with
+# vcpus=3 has its three vCPUs online before the device drivers start.
 # Input: for vcpus in STORM_VCPUS (one boot each): xl create
 # linux-smpalt.cfg (maxvcpus=4) and at once, without waiting for the
 # kernel, CALLS xl vcpu-set with targets drawn at random in 1..MAXVCPUS

@@ -1,6 +1,6 @@
-# Scenario linux-boot-up: the patched Linux 6.1 guest boots in UP form with
-# one vCPU of four, keeps its lock-site table for later, and boots in SMP
-# form with two.
+# Scenario linux-boot-up: the patched Linux guest (6.1, 6.12 or 7.2) boots
+# in UP form with one vCPU of four, keeps its lock-site table for later,
+# and boots in SMP form with two.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1);
 # then xl vcpu-set 2 and 1; then a second guest with vcpus=2.
 # Expected, first guest: "smpalt: ready" on the console; data/smpalt/

@@ -1,11 +1,12 @@
-# Scenario linux-failed-bringup: a vCPU bring-up of the patched Linux 6.1
-# guest that fails after the switch to SMP code leaves UP text with one
-# vCPU online; then vCPUs come and go normally.
+# Scenario linux-failed-bringup: a vCPU bring-up of the patched Linux
+# guest (6.1, 6.12 or 7.2) that fails after the switch to SMP code leaves
+# UP text with one vCPU online; then vCPUs come and go normally.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1).
 # Steps:
 #   1. control/smpalt/test-fail-bringup=1 (test only): vcpu-set 2 fails in
-#      xen_pv_cpu_up right after common_cpu_up switched the text to SMP, as
-#      a failed allocation would (the knob is used once); vcpu-set 1;
+#      xen_pv_cpu_up (6.1; xen_pv_kick_ap in 6.12 and 7.2) right after
+#      common_cpu_up switched the text to SMP, as a failed allocation
+#      would (the knob is used once); vcpu-set 1;
 #   2. vcpu-set 2, vcpu-set 1.
 # Expected: after the failure online 1, mode up, held (wait_stable), with
 # switches grown by exactly 2 (to SMP and back), Xen agreeing
@@ -20,7 +21,8 @@
 # boot (cpuhp_sysfs_init) for the CPU devices present then; the series
 # registers a vCPU's device when the toolstack adds it, after boot, so its
 # CPU has no such file. A failure after the vCPU ran is rolled back through
-# xen_pv_cpu_die, the path every take-down uses.
+# xen_pv_cpu_die (and, in 6.12 and 7.2, xen_pv_cleanup_dead_cpu), the path
+# every take-down uses.
 
 BOOT_TIMEOUT=120
 # A step to 4 vCPUs (2 host CPUs) took 27 s on a loaded machine: room.

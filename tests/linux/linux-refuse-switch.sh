@@ -1,6 +1,7 @@
-# Scenario linux-refuse-switch: the patched Linux 6.1 guest refuses to switch
-# its text to UP while Xen reports another vCPU up, counts the refusal and
-# stays SMP; once that ends, the next change switches normally.
+# Scenario linux-refuse-switch: the patched Linux guest (6.1, 6.12 or 7.2)
+# refuses to switch its text to UP while Xen reports another vCPU up,
+# counts the refusal and stays SMP; once that ends, the next change
+# switches normally.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1);
 # vcpu-set 2; control/smpalt/test-refuse-up=1 (test only: the switch to UP
 # sees every other vCPU as still up in Xen, as VCPUOP_is_up would answer

@@ -1,7 +1,8 @@
-# Scenario linux-unexpected-byte: a lock site of the patched Linux 6.1 guest
-# that holds neither prefix makes every switch fail before any write, in
-# both directions; the failure is counted and published, a bring-up that
-# needs the switch fails, and the text keeps its form.
+# Scenario linux-unexpected-byte: a lock site of the patched Linux guest
+# (6.1, 6.12 or 7.2) that holds neither prefix makes every switch fail
+# before any write, in both directions; the failure is counted and
+# published, a bring-up that needs the switch fails, and the text keeps its
+# form.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1);
 # control/smpalt/test-bad-site=1 (test only: a cs prefix, 0x2e, at a lock
 # site of the kernel's self-test that only the knob runs); vcpu-set 2;
