@@ -1,11 +1,11 @@
 # Scenario linux-stock: the control. Stock Linux as a PV domU: under
 # make test-linux the stock control (make linux STOCK=1: the patched
 # guest's tree and default configuration without the series), otherwise
-# the dom0 kernel image (Debian's: 6.1 on Xen 4.17, 6.12 on XEN=4.20), with scripts/build/mk-linux-domu.sh's
-# initramfs and xl-configs/linux.cfg, brings every possible vCPU up at
-# boot, and a vCPU added later by `xl vcpu-set` stays offline while no
-# user space onlines it: what the patched kernel (the other scenarios
-# here) changes.
+# the dom0 kernel image (Debian's: 6.1 on Xen 4.17, 6.12 on XEN=4.20),
+# with scripts/build/mk-linux-domu.sh's initramfs and xl-configs/linux.cfg,
+# brings every possible vCPU up at boot, and a vCPU added later by `xl
+# vcpu-set` stays offline while no user space onlines it: what the
+# patched kernel (the other scenarios here) changes.
 # Input: xl create linux.cfg (vcpus=1, maxvcpus=4) with extra= without
 # "quiet" (the kernel's boot lines on the console); /init prints
 # "linux-bench: online <list> at <uptime>" and "linux-bench: present <list>
