@@ -101,15 +101,18 @@ while read -r name; do
 done <"$SERIES"
 [ ${#patches[@]} -gt 0 ] || die "$SERIES lists no patch"
 what="${#patches[@]} patches"
+series_file=$SERIES
 if [ "$LINUX_STOCK" = 1 ]; then
 	patches=()
+	series_file=/dev/null
 	what="stock, no patch"
 fi
 
-# What the output depends on: when this hash is unchanged, so is vmlinuz.
+# What the output depends on: when this hash is unchanged, so is vmlinuz
+# (the stock control's does not depend on the series).
 key=$( (
 	echo "$LINUX_CONFIG stock=$LINUX_STOCK"
-	cat "$SERIES" ${patches[@]+"${patches[@]}"} "${FRAGMENTS[@]}" \
+	cat "$series_file" ${patches[@]+"${patches[@]}"} "${FRAGMENTS[@]}" \
 		${modules[@]+"${modules[@]}"} "$0"
 ) | sha256sum | cut -c1-16)
 if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/config" ] &&
