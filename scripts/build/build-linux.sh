@@ -66,6 +66,11 @@ FRAGMENTS=("${LINUX_FRAGMENTS[@]}")
 DEBS=$LINUX_CACHE/debs
 PKG_ROOT=$LINUX_CACHE/pkg
 PRISTINE=$LINUX_PRISTINE
+# The build folder's physical path: kbuild's records hold absolute paths,
+# so a build reached through a symlink (a work tree's cache linking
+# another's) must use the same ones, or everything is compiled again.
+mkdir -p "$LINUX_WORK"
+LINUX_WORK=$(cd -P "$LINUX_WORK" && pwd)
 SRC=$LINUX_WORK/src
 BUILD=$LINUX_WORK/build
 OUT=$LINUX_WORK/out
