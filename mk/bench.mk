@@ -8,9 +8,13 @@
 #   make bench ROUNDS=N     N rounds of vcpu-set 2 1 4 1 (default 5)
 #   make bench-report RESULTS=results/<timestamp>
 #                           redo the CSVs, plots and summary of a run
+#   make bench-real         on a real Xen dom0, as root: the Linux rows
+#                           with hardware figures, the patched guest
+#                           (PATCHED=, default make linux's kernel) against
+#                           the stock one (STOCK=); results/real-<timestamp>/
 # See docs/benchmarks.md.
 
-.PHONY: bench bench-report
+.PHONY: bench bench-report bench-real bench-real-guests
 
 ROUNDS  ?=
 RESULTS ?= $(TOP)/results/latest
@@ -31,3 +35,25 @@ bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) linux
 
 bench-report:
 	@python3 $(TOP)/scripts/report/bench-report.py $(RESULTS)
+
+# --- make bench-real (scripts/run/bench-real.sh): the kernels of the two
+# guests; the stock one is this tree's configuration without the series
+# once built there, else Debian's 6.1 (the dom0 kernel of the harness).
+PATCHED ?= $(CACHE)/linux/out/vmlinuz
+STOCK   ?= $(firstword $(wildcard $(CACHE)/linux/stock/out/vmlinuz) $(CACHE)/xen/vmlinuz)
+BENCH_REAL := $(TOP)/build/bench-real
+
+# The two guests, each a kernel beside its initramfs, where
+# scripts/run/bench-real.sh looks for them.
+bench-real-guests: $(XS_STAMP)
+	@[ -f "$(PATCHED)" ] || { echo "bench-real: no patched kernel $(PATCHED) (make linux, or PATCHED=)" >&2; exit 2; }
+	@bash $(TOP)/scripts/build/fetch-xen.sh
+	@bash $(TOP)/scripts/build/mk-linux-smpalt-domu.sh -k $(PATCHED) -o $(BENCH_REAL)/patched
+	@bash $(TOP)/scripts/build/mk-linux-domu.sh -o $(BENCH_REAL)/stock
+	@[ -f "$(STOCK)" ] || { echo "bench-real: no stock kernel $(STOCK) (STOCK=)" >&2; exit 2; }
+	@rm -f $(BENCH_REAL)/stock/vmlinuz && cp -L $(STOCK) $(BENCH_REAL)/stock/vmlinuz
+	@echo "bench-real: guests in $(BENCH_REAL): patched $(PATCHED), stock $(STOCK)"
+
+bench-real: bench-real-guests
+	@bash $(TOP)/scripts/run/bench-real.sh -x $(XS_STAMP) $(if $(ROUNDS),-r $(ROUNDS))
+
