@@ -12,9 +12,11 @@
 #                           with hardware figures, the patched guest
 #                           (PATCHED=, default make linux's kernel) against
 #                           the stock one (STOCK=); results/real-<timestamp>/
+#   make test-bench-real    make bench-real's command run in the harness's
+#                           systemd dom0 (Debian 12 under Xen in QEMU)
 # See docs/benchmarks.md.
 
-.PHONY: bench bench-report bench-real bench-real-guests
+.PHONY: bench bench-report bench-real bench-real-guests test-bench-real
 
 ROUNDS  ?=
 RESULTS ?= $(TOP)/results/latest
@@ -57,3 +59,15 @@ bench-real-guests: $(XS_STAMP)
 bench-real: bench-real-guests
 	@bash $(TOP)/scripts/run/bench-real.sh -x $(XS_STAMP) $(if $(ROUNDS),-r $(ROUNDS))
 
+# The proof in the harness: a copy of the tree with the guests and the
+# stamper where make bench-real leaves them, carried to /root/smpalt of the
+# systemd dom0 image, and tests/xen/bench-real.sh running the command there.
+BENCH_REAL_TREE := $(BENCH_REAL)/tree
+BENCH_REAL_LIMIT := 1800
+test-bench-real: bench-real-guests
+	@rm -rf $(BENCH_REAL_TREE) && mkdir -p $(BENCH_REAL_TREE)/build/bench-real
+	@bash -c '. $(TOP)/scripts/lib/host.sh && copy_tree $(BENCH_REAL_TREE)'
+	@cp -rL $(BENCH_REAL)/patched $(BENCH_REAL)/stock $(BENCH_REAL_TREE)/build/bench-real/
+	@install -D -m 0755 $(XS_STAMP) $(BENCH_REAL_TREE)/build/gcc/bench/smpalt-xs-stamp
+	@SMPALT_TREE=$(BENCH_REAL_TREE) XEN_SCENARIO_TIMEOUT=$(BENCH_REAL_LIMIT) \
+		$(XEN_RUN) bench-real
