@@ -13,9 +13,18 @@
 #   make bench BENCH_SCENARIOS="bench-linux-smpalt"  only those scenarios
 #   make bench-report RESULTS=results/<timestamp>
 #                           redo the CSVs, plots and summary of a run
+#   make bench-real         on a real Xen dom0, as root: the Linux rows
+#                           with hardware figures, the patched guest
+#                           (PATCHED_KERNEL=, default make linux's) against
+#                           the stock one (STOCK_KERNEL=, default the stock
+#                           control, make linux STOCK=1: the same tree and
+#                           configuration without the series; both built
+#                           first when not given); results/real-<timestamp>/
+#   make test-bench-real    make bench-real's command run in the harness's
+#                           systemd dom0 (Debian 12 under Xen in QEMU)
 # See docs/benchmarks.md.
 
-.PHONY: bench bench-report
+.PHONY: bench bench-report bench-real bench-real-guests test-bench-real
 
 ROUNDS  ?=
 KVERS   ?= 6.1 6.12 7.2
@@ -46,3 +55,41 @@ bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) bench-linux
 
 bench-report:
 	@python3 $(TOP)/scripts/report/bench-report.py $(RESULTS)
+
+# --- make bench-real (scripts/run/bench-real.sh): the kernels of the two
+# guests, by default the patched guest of make linux and its stock
+# control (make linux STOCK=1), both built first.
+PATCHED_KERNEL ?=
+STOCK_KERNEL   ?=
+BENCH_REAL := $(TOP)/build/bench-real
+BENCH_PATCHED = $(or $(PATCHED_KERNEL),$(CACHE)/linux/out/vmlinuz)
+BENCH_STOCK = $(or $(STOCK_KERNEL),$(CACHE)/linux/stock/out/vmlinuz)
+
+# The two guests, each a kernel beside its initramfs, where
+# scripts/run/bench-real.sh looks for them.
+bench-real-guests: $(XS_STAMP)
+	@$(if $(PATCHED_KERNEL),,$(MAKE) --no-print-directory linux KVER=6.1 CONFIG=default STOCK=0)
+	@$(if $(STOCK_KERNEL),,$(MAKE) --no-print-directory linux KVER=6.1 CONFIG=default STOCK=1)
+	@[ -f "$(BENCH_PATCHED)" ] || { echo "bench-real: no patched kernel $(BENCH_PATCHED) (PATCHED_KERNEL=)" >&2; exit 2; }
+	@[ -f "$(BENCH_STOCK)" ] || { echo "bench-real: no stock kernel $(BENCH_STOCK) (STOCK_KERNEL=)" >&2; exit 2; }
+	@bash $(TOP)/scripts/build/fetch-xen.sh
+	@bash $(TOP)/scripts/build/mk-linux-smpalt-domu.sh -k $(BENCH_PATCHED) -o $(BENCH_REAL)/patched
+	@bash $(TOP)/scripts/build/mk-linux-domu.sh -k $(BENCH_STOCK) -o $(BENCH_REAL)/stock
+	@rm -f $(BENCH_REAL)/stock/vmlinuz && cp -L $(BENCH_STOCK) $(BENCH_REAL)/stock/vmlinuz
+	@echo "bench-real: guests in $(BENCH_REAL): patched $(BENCH_PATCHED), stock $(BENCH_STOCK)"
+
+bench-real: bench-real-guests
+	@bash $(TOP)/scripts/run/bench-real.sh -x $(XS_STAMP) $(if $(ROUNDS),-r $(ROUNDS))
+
+# The proof in the harness: a copy of the tree with the guests and the
+# stamper where make bench-real leaves them, carried to /root/smpalt of the
+# systemd dom0 image, and tests/xen/bench-real.sh running the command there.
+BENCH_REAL_TREE := $(BENCH_REAL)/tree
+BENCH_REAL_LIMIT := 1800
+test-bench-real: bench-real-guests
+	@rm -rf $(BENCH_REAL_TREE) && mkdir -p $(BENCH_REAL_TREE)/build/bench-real
+	@bash -c '. $(TOP)/scripts/lib/host.sh && copy_tree $(BENCH_REAL_TREE)'
+	@cp -rL $(BENCH_REAL)/patched $(BENCH_REAL)/stock $(BENCH_REAL_TREE)/build/bench-real/
+	@install -D -m 0755 $(XS_STAMP) $(BENCH_REAL_TREE)/build/gcc/bench/smpalt-xs-stamp
+	@SMPALT_TREE=$(BENCH_REAL_TREE) XEN_SCENARIO_TIMEOUT=$(BENCH_REAL_LIMIT) \
+		$(XEN_RUN) bench-real

@@ -21,7 +21,8 @@
 #      powers off), the units a test machine has no use for masked,
 #      Debian's /etc/default/xen with xenconsoled's guest logs on, the
 #      dom0 library and scenarios as in the busybox image, the xl configs,
-#      and the .deb files to test at /opt/smpalt/debs/.
+#      the .deb files to test at /opt/smpalt/debs/, and a source tree at
+#      /root/smpalt when given (SMPALT_TREE).
 # Xen's daemons come from Debian's own /etc/init.d/xen (xen-utils-common),
 # which systemd runs as xen.service: oxenstored, xen-init-dom0,
 # xenconsoled, as on a Debian 12 Xen host.
@@ -32,6 +33,9 @@
 #   SMPALT_DEBS   .deb files to carry (space-separated paths), e.g. the
 #                 smpalt-autoscaler and smpalt-guest packages; without
 #                 them the scenarios that install them report SKIP
+#   SMPALT_TREE   a folder carried to /root/smpalt: a copy of the source
+#                 tree with what its commands need built, as an
+#                 administrator's checkout on a dom0 (make test-bench-real)
 #   DEBIAN_MIRROR the mirror to debootstrap from (default: the one of the
 #                 machine's apt sources for bookworm)
 #   XEN           4.17 (default) or 4.20 (scripts/lib/xen-host.sh): 4.20
@@ -236,6 +240,12 @@ done
 for d in $SMPALT_DEBS; do
 	install -m 0644 "$d" "$stage/opt/smpalt/debs/$(basename "$d")"
 done
+SMPALT_TREE=${SMPALT_TREE:-}
+if [ -n "$SMPALT_TREE" ]; then
+	[ -d "$SMPALT_TREE" ] || die "SMPALT_TREE: $SMPALT_TREE is not a folder"
+	install -d -m 0700 "$stage/root"
+	cp -a "$SMPALT_TREE" "$stage/root/smpalt"
+fi
 
 mkdir -p "$(dirname "$out")"
 {
@@ -250,6 +260,7 @@ mv "$out.tmp" "$out"
 log "$out ($(du -h "$out" | cut -f1), root $(du -h "$ROOT_CPIO" | cut -f1);" \
 	"Debian $SUITE, systemd $(chroot "$ROOT" dpkg-query -W -f='${Version}' systemd)," \
 	"xen-utils $xen_build, dom0 kernel $kver)"
+[ -z "$SMPALT_TREE" ] || log "source tree carried to /root/smpalt: $SMPALT_TREE ($(du -sh "$SMPALT_TREE" | cut -f1))"
 if [ -n "$SMPALT_DEBS" ]; then
 	log "packages carried: $(for d in $SMPALT_DEBS; do basename "$d"; done | tr '\n' ' ')"
 else

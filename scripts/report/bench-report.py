@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn one `make bench` run into CSVs, PNG plots and summary.md.
 
-Usage: scripts/report/bench-report.py RESULTS_DIR
+Usage: scripts/report/bench-report.py [--real] RESULTS_DIR
 
 RESULTS_DIR is what scripts/run/bench.sh filled:
   xen/                     the Xen run (scripts/run/xen-run.sh, XEN_OUT):
@@ -19,8 +19,15 @@ RESULTS_DIR is what scripts/run/bench.sh filled:
 Writes into RESULTS_DIR: inguest.csv, smpalt-vcpu.csv, linux-vcpu.csv,
 linux-smpalt-vcpu.csv, linux-work.csv, host.csv, latency-stats.csv,
 switch-stats.csv, reaction-stats.csv, vcpu-latency.png, switch-ns.png,
-inguest.png, reaction.png, linux-work.png, summary.md; prints the summary table. A part
-that is missing is reported as "not measured", never invented.
+inguest.png, reaction.png, linux-work.png, summary.md, summary.csv (the
+table's rows); prints the summary table. A part that is missing is
+reported as "not measured", never invented.
+
+--real: a run of scripts/run/bench-real.sh on a real dom0 (RESULTS_DIR/xen/
+holds the three Linux CSVs, run.txt the host's facts): the Linux rows only,
+no plots; writes linux-vcpu.csv, linux-smpalt-vcpu.csv, linux-work.csv,
+latency-stats.csv, switch-stats.csv, reaction-stats.csv, summary.md and
+summary.csv, and prints the host's facts and the table.
 
 Statistics: median is the middle value (mean of the two middle ones for an
 even count), p90 the nearest-rank 90th percentile (the ceil(0.9 n)-th
@@ -173,11 +180,10 @@ def fork_rates(rows, system, form):
             and int(r["cs"]) > 0]
 
 
-def linux_smpalt_rows(kver, rows, lsw):
-    """Summary rows of one patched Linux version's steps: latency, switch
-    durations (LSW: stats per direction), reaction per kind of step, and the
-    offline with a switch against the offline without."""
-    label = "Linux %s + smpalt series" % kver
+def linux_smpalt_rows(label, rows, lsw):
+    """Summary rows of one patched Linux guest's steps (LABEL names it):
+    latency, switch durations (LSW: stats per direction), reaction per kind
+    of step, and the offline with a switch against the offline without."""
     table = []
     for t in TRANSITIONS:
         st = stats(floats([r for r in rows if transition(r) == t],
@@ -206,7 +212,7 @@ def linux_smpalt_rows(kver, rows, lsw):
         sw_ms = (lsw["smp-up"]["median"] or 0) / 1e6
         table.append((
             "  %s: offline with the switch to UP / offline without "
-            "(medians)" % kver,
+            "(medians)" % label,
             "%.2f x (%.1f ms / %.1f ms; the switch itself %.1f ms)"
             % (off_sw / off_plain, off_sw, off_plain, sw_ms)))
     return table
@@ -438,11 +444,206 @@ def dom0_weight_rows(rows):
     return out
 
 
+# How the Linux rows name the two kernels: `make bench` (Debian's 6.1 as
+# the stock control) and `make bench-real` (whichever stock kernel the
+# administrator gave, with the patched one of the same tree).
+LABELS_TCG = {
+    "stock_kernel": "Linux 6.1 kernel-only",
+    "stock_user": "Linux 6.1 + userspace onlining",
+    "stock_boot": "Linux 6.1 domU boot until online=0 (each variant)",
+    "patched": "Linux 6.1 + smpalt series",
+    "stock_work": "stock Debian 6.1, SMP code, 1 online",
+    "stock_ratio": "stock 6.1 (different kernel configs)",
+}
+LABELS_REAL = {
+    "stock_kernel": "stock Linux, kernel alone,",
+    "stock_user": "stock Linux + user-space onlining,",
+    "stock_boot": "stock Linux domU boot until online=0 (each variant)",
+    "patched": "patched Linux (the series)",
+    "stock_work": "stock Linux, SMP code, 1 online",
+    "stock_ratio": "stock Linux",
+}
+
+
+def linux_switch_stats(plinux):
+    """The patched Linux guest's switch durations (ns) by direction: a
+    switch is a step that crossed 1 <-> more."""
+    return {d: stats([int(r["switch_ns"]) for r in plinux
+                      if r["switched"] == "1" and r["switch_ns"]
+                      and (int(r["to"]) > 1) == (d == "up-smp")])
+            for d in ("up-smp", "smp-up")}
+
+
+def linux_rows(linux, plinux, work, labels):
+    """The summary's Linux rows: vcpu-set until online for the stock guest
+    (kernel alone, user-space onlining) and the patched one, the switch
+    against a CPU offline, the guest's reaction, the fork loop in UP and
+    SMP code."""
+    table = []
+    lsw = linux_switch_stats(plinux)
+    patched = labels["patched"]
+    for variant, label in (("kernel", labels["stock_kernel"]),
+                           ("user", labels["stock_user"])):
+        for t in TRANSITIONS:
+            rows = [r for r in linux
+                    if r["variant"] == variant and transition(r) == t]
+            table.append(("%s %s" % (label, t), linux_row_text(rows)))
+    boots = [float(r["latency_s"]) for r in linux if r["from"] == "boot"]
+    if boots:
+        table.append((labels["stock_boot"],
+                      ", ".join(fmt_s(b) for b in boots)))
+    table += linux_smpalt_rows(patched, plinux, lsw)
+    user_on = median([float(r["latency_s"]) for r in linux
+                      if r["variant"] == "user" and transition(r) == "1->2"
+                      and r["outcome"] == "seen"])
+    patched_on = median(floats([r for r in plinux
+                                if transition(r) == "1->2"], "latency_s"))
+    if user_on is not None and patched_on:
+        table.append((
+            "  1->2 online: stock + user-space onlining / patched (medians)",
+            "%.2f x (%.2f s / %.2f s)"
+            % (user_on / patched_on, user_on, patched_on)))
+    for t in TRANSITIONS:
+        st = stats(floats([r for r in plinux if transition(r) == t],
+                          "reaction_ms"))
+        table.append((
+            "guest reaction %s, %s (availability -> online)" % (patched, t),
+            fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
+    rates = {(sy, fo): fork_rates(work, sy, fo)
+             for sy, fo in (("linux-smpalt", "up"), ("linux-smpalt", "smp"),
+                            ("linux-stock", "smp"))}
+    for (sy, fo), label in (
+            (("linux-smpalt", "up"), "patched, UP code, 1 vCPU online"),
+            (("linux-smpalt", "smp"),
+             "patched, SMP code, 2 online (loop on cpu 0)"),
+            (("linux-stock", "smp"), labels["stock_work"])):
+        st = stats(rates[(sy, fo)])
+        table.append(("Linux fork+pipe loop, %s" % label,
+                      fmt_dist(st, fmt_rate) if st["n"] else NOT_MEASURED))
+    up = median(rates[("linux-smpalt", "up")])
+    smp = median(rates[("linux-smpalt", "smp")])
+    stock = median(rates[("linux-stock", "smp")])
+    if up and smp:
+        table.append(("  patched UP code / patched SMP code (same kernel)",
+                      "%.2f x" % (up / smp)))
+    if up and stock:
+        table.append((
+            "  patched UP code / %s" % labels["stock_ratio"],
+            "%.2f x" % (up / stock)))
+    return table
+
+
+# Every step kind the stats files cover, in this order.
+STAT_TRANSITIONS = TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
+                                  if k not in TRANSITIONS]
+STAT_FIELDS = ["system", "transition", "n", "min", "median", "p90", "max"]
+
+
+def linux_latency_stats(linux, plinux):
+    """latency-stats.csv rows of the two Linux guests: the patched one per
+    step kind, the stock one per variant (the changes seen only)."""
+    out = []
+    for t in STAT_TRANSITIONS:
+        rows = [r for r in plinux if transition(r) == t]
+        st = stats(floats(rows, "latency_s"))
+        out.append(dict(system="linux-smpalt", transition=t, **st))
+    for variant in ("kernel", "user"):
+        for t in TRANSITIONS:
+            rows = [r for r in linux if r["variant"] == variant
+                    and transition(r) == t and r["outcome"] == "seen"]
+            st = stats([float(r["latency_s"]) for r in rows])
+            out.append(dict(system="linux-" + variant, transition=t, **st))
+    return out
+
+
+def reaction_stats(system, rows):
+    """reaction-stats.csv rows of SYSTEM: each step kind it has."""
+    out = []
+    for t in STAT_TRANSITIONS:
+        st = stats(floats([r for r in rows if transition(r) == t],
+                          "reaction_ms"))
+        if st["n"]:
+            out.append(dict(system=system, transition=t, **st))
+    return out
+
+
+def table_lines(table):
+    """The summary table, (measurement, result) rows, as Markdown lines."""
+    width = max(len(k) for k, _ in table)
+    lines = ["| %-*s | %s |" % (width, "measurement", "result"),
+             "| %s | %s |" % ("-" * width, "-" * 6)]
+    lines += ["| %-*s | %s |" % (width, k, v) for k, v in table]
+    return lines
+
+
+# run.txt's facts about the host that summary.md and the terminal show for
+# a run on a real dom0 (scripts/run/bench-real.sh), in this order.
+REAL_FACTS = ["date", "commit", "cpu", "cpus", "xen", "scheduler",
+              "dom0_kernel", "patched", "stock", "rounds", "status"]
+
+
+def main_real(res):
+    """bench-real: the Linux rows of one run on a real dom0."""
+    xen = os.path.join(res, "xen")
+    facts = read_run_facts(res)
+    linux = read_csv(os.path.join(xen, "bench-linux-vcpu.csv")) or []
+    plinux = read_csv(os.path.join(xen, "bench-linux-smpalt.csv")) or []
+    work = read_csv(os.path.join(xen, "bench-linux-work.csv")) or []
+    for name, rows in (("linux-vcpu.csv", linux),
+                       ("linux-smpalt-vcpu.csv", plinux),
+                       ("linux-work.csv", work)):
+        if rows:
+            write_csv(os.path.join(res, name), list(rows[0]), rows)
+    write_csv(os.path.join(res, "latency-stats.csv"), STAT_FIELDS,
+              linux_latency_stats(linux, plinux))
+    write_csv(os.path.join(res, "switch-stats.csv"),
+              ["system", "direction", "n", "min", "median", "p90", "max"],
+              [dict(system="linux-smpalt", direction=d, **s)
+               for d, s in linux_switch_stats(plinux).items()])
+    write_csv(os.path.join(res, "reaction-stats.csv"), STAT_FIELDS,
+              reaction_stats("linux-smpalt", plinux))
+    table = linux_rows(linux, plinux, work, LABELS_REAL)
+    write_csv(os.path.join(res, "summary.csv"), ["measurement", "result"],
+              [{"measurement": k.strip(), "result": v} for k, v in table])
+    lines = table_lines(table)
+    head = ["- %s: %s" % (k, facts[k]) for k in REAL_FACTS if k in facts]
+    with open(os.path.join(res, "summary.md"), "w") as f:
+        f.write("# smpalt Linux benchmarks on a real Xen host, %s\n\n"
+                % facts.get("date", "unknown date"))
+        f.write("\n".join(head) + "\n")
+        f.write(
+            "- Xen on this machine's hardware, no QEMU: hardware figures "
+            "for this CPU, Xen and dom0.\n"
+            "- Latencies are from just before `xl vcpu-set` in dom0 until "
+            "dom0 sees the new set (patched: its data/smpalt/online, "
+            "stamped by smpalt-xs-stamp; stock: the domU's console line, "
+            "polled every 50 ms in the domU and 20 ms in dom0), so they "
+            "include the xl command itself. Reactions are from xl's write "
+            "of cpu/N/availability to the guest's write of "
+            "data/smpalt/online, both stamped by one dom0 watcher.\n"
+            "- The fork loop (scripts/domu/work.sh) runs pinned to cpu 0; "
+            "the patched kernel's UP and SMP code are the same kernel in "
+            "the same run.\n"
+            "- median, p90 (nearest rank), min, max over every step of "
+            "that kind; CSVs next to this file.\n\n")
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(head))
+    print()
+    print("\n".join(lines))
+    return 0
+
+def usage():
+    print(__doc__.strip().splitlines()[2], file=sys.stderr)
+    return 2
+
+
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
-    res = sys.argv[1]
+    args = sys.argv[1:]
+    if args[:1] == ["--real"]:
+        return main_real(args[1]) if len(args) == 2 else usage()
+    if len(args) != 1:
+        return usage()
+    res = args[0]
     xen = os.path.join(res, "xen")
     facts = read_run_facts(res)
 
@@ -486,50 +687,26 @@ def main():
         rows = [r for r in smpalt if transition(r) == t]
         st = stats([float(r["latency_s"]) for r in rows])
         lat_rows.append(dict(system="smpalt", transition=t, **st))
+    lat_rows += [r for r in linux_latency_stats(linux, [])
+                 if r["system"] != "linux-smpalt"]
     for v in kvers:
-        for t in TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
-                                if k not in TRANSITIONS]:
-            rows = [r for r in by_kver[v] if transition(r) == t]
-            st = stats(floats(rows, "latency_s"))
-            lat_rows.append(dict(system="linux-%s-smpalt" % v, transition=t,
-                                 **st))
-    for variant in ("kernel", "user"):
-        for t in TRANSITIONS:
-            rows = [r for r in linux if r["variant"] == variant
-                    and transition(r) == t and r["outcome"] == "seen"]
-            st = stats([float(r["latency_s"]) for r in rows])
-            lat_rows.append(dict(system="linux-" + variant, transition=t,
-                                 **st))
-    write_csv(os.path.join(res, "latency-stats.csv"),
-              ["system", "transition", "n", "min", "median", "p90", "max"],
-              lat_rows)
+        lat_rows += [dict(r, system="linux-%s-smpalt" % v)
+                     for r in linux_latency_stats([], by_kver[v])
+                     if r["system"] == "linux-smpalt"]
+    write_csv(os.path.join(res, "latency-stats.csv"), STAT_FIELDS, lat_rows)
     sw = {d: stats([int(r["switch_ns"]) for r in smpalt
                     if r["direction"] == d and r["switch_ns"]])
           for d in ("up-smp", "smp-up")}
-    # The patched Linux guest: a switch is a step that crossed 1 <-> more.
-    lsw = {v: {d: stats([int(r["switch_ns"]) for r in by_kver[v]
-                         if r["switched"] == "1" and r["switch_ns"]
-                         and (int(r["to"]) > 1) == (d == "up-smp")])
-               for d in ("up-smp", "smp-up")}
-           for v in kvers}
+    lsw = {v: linux_switch_stats(by_kver[v]) for v in kvers}
     write_csv(os.path.join(res, "switch-stats.csv"),
               ["system", "direction", "n", "min", "median", "p90", "max"],
               [dict(system="smpalt", direction=d, **s) for d, s in sw.items()]
               + [dict(system="linux-%s-smpalt" % v, direction=d, **s)
                  for v in kvers for d, s in lsw[v].items()])
-    react_rows = []
-    for system, rows in ([("smpalt", smpalt)]
-                         + [("linux-%s-smpalt" % v, by_kver[v])
-                            for v in kvers]):
-        for t in TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
-                                if k not in TRANSITIONS]:
-            st = stats(floats([r for r in rows if transition(r) == t],
-                              "reaction_ms"))
-            if st["n"]:
-                react_rows.append(dict(system=system, transition=t, **st))
-    write_csv(os.path.join(res, "reaction-stats.csv"),
-              ["system", "transition", "n", "min", "median", "p90", "max"],
-              react_rows)
+    react_rows = reaction_stats("smpalt", smpalt)
+    for v in kvers:
+        react_rows += reaction_stats("linux-%s-smpalt" % v, by_kver[v])
+    write_csv(os.path.join(res, "reaction-stats.csv"), STAT_FIELDS, react_rows)
 
     # Plots.
     plots = []
@@ -592,51 +769,21 @@ def main():
         table.append(("smpalt switch duration %s (median)" % label,
                       fmt_dist(st, lambda v: "%d ns" % v)
                       if st["n"] else NOT_MEASURED))
-    for variant, label in (("kernel", "Linux 6.1 kernel-only"),
-                           ("user", "Linux 6.1 + userspace onlining")):
-        for t in TRANSITIONS:
-            rows = [r for r in linux
-                    if r["variant"] == variant and transition(r) == t]
-            table.append(("%s %s" % (label, t), linux_row_text(rows)))
-    boots = [float(r["latency_s"]) for r in linux if r["from"] == "boot"]
-    if boots:
-        table.append(("Linux 6.1 domU boot until online=0 (each variant)",
-                      ", ".join(fmt_s(b) for b in boots)))
-    for v in kvers:
-        table += linux_smpalt_rows(v, by_kver[v], lsw[v])
-    if not kvers:
-        table.append(("Linux + smpalt series", NOT_MEASURED))
-    for system, label, rows in ([("smpalt", "smpalt", smpalt)]
-                                + [("linux-%s-smpalt" % v,
-                                    "Linux %s + smpalt series" % v,
-                                    by_kver[v]) for v in kvers]):
-        for t in TRANSITIONS:
-            st = stats(floats([r for r in rows if transition(r) == t],
-                              "reaction_ms"))
-            table.append((
-                "guest reaction %s, %s (availability -> online)" % (label, t),
-                fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
-    rates = {(sy, fo): fork_rates(work, sy, fo)
-             for sy, fo in (("linux-smpalt", "up"), ("linux-smpalt", "smp"),
-                            ("linux-stock", "smp"))}
-    for (sy, fo), label in (
-            (("linux-smpalt", "up"), "patched, UP code, 1 vCPU online"),
-            (("linux-smpalt", "smp"),
-             "patched, SMP code, 2 online (loop on cpu 0)"),
-            (("linux-stock", "smp"), "stock Debian 6.1, SMP code, 1 online")):
-        st = stats(rates[(sy, fo)])
-        table.append(("Linux fork+pipe loop, %s" % label,
-                      fmt_dist(st, fmt_rate) if st["n"] else NOT_MEASURED))
-    up = median(rates[("linux-smpalt", "up")])
-    smp = median(rates[("linux-smpalt", "smp")])
-    stock = median(rates[("linux-stock", "smp")])
-    if up and smp:
-        table.append(("  patched UP code / patched SMP code (same kernel)",
-                      "%.2f x" % (up / smp)))
-    if up and stock:
+    for t in TRANSITIONS:
+        st = stats(floats([r for r in smpalt if transition(r) == t],
+                          "reaction_ms"))
         table.append((
-            "  patched UP code / stock 6.1 (different kernel configs)",
-            "%.2f x" % (up / stock)))
+            "guest reaction smpalt, %s (availability -> online)" % t,
+            fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
+    # The stock guest, the first version's patched guest and the fork loop
+    # (which runs with the first version), then each other version.
+    labels = dict(LABELS_TCG)
+    if kvers:
+        labels["patched"] = "Linux %s + smpalt series" % kvers[0]
+    table += linux_rows(linux, first, work, labels)
+    for v in kvers[1:]:
+        table += linux_smpalt_rows("Linux %s + smpalt series" % v,
+                                   by_kver[v], lsw[v])
     table += dom0_weight_rows(weight)
     if host_last:
         table.append((
@@ -651,10 +798,9 @@ def main():
                       ", ".join("%s %s" % (l["name"], l["smp_up"])
                                 for l in host_loops)))
 
-    width = max(len(k) for k, _ in table)
-    lines = ["| %-*s | %s |" % (width, "measurement", "result"),
-             "| %s | %s |" % ("-" * width, "-" * 6)]
-    lines += ["| %-*s | %s |" % (width, k, v) for k, v in table]
+    lines = table_lines(table)
+    write_csv(os.path.join(res, "summary.csv"), ["measurement", "result"],
+              [{"measurement": k.strip(), "result": v} for k, v in table])
 
     date = facts.get("date", "unknown date")
     with open(os.path.join(res, "summary.md"), "w") as f:

@@ -65,6 +65,8 @@
 #                         image carries them for its scenarios to install
 #                         (none: those report SKIP); the busybox image
 #                         holds them unpacked instead of `make install`
+#   SMPALT_TREE           a copy of the source tree the systemd image
+#                         carries to /root/smpalt (make test-bench-real)
 # Scenarios marked "# needs: libvirt" in their header run in a boot of
 # their own, with libvirtd in dom0 (LIBVIRT=1: its own initramfs, the same
 # machine), and those marked "# needs: systemd" in another, on Debian 12

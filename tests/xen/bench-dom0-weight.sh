@@ -95,7 +95,7 @@ figures="xl vcpu-set ms min/med/max at dom0 weight $default: idle $(stats_mmm $i
 note "figures: $figures"
 echo "--- $CSV"
 cat "$CSV"
-emit_file bench-dom0-weight.csv "$CSV" >/dev/console
+send_back bench-dom0-weight.csv "$CSV"
 alarm=$(console_alarm) && fail "guest console: $alarm"
 guest_destroy
 result SUCCESS "$figures"

@@ -215,6 +215,6 @@ echo "--- $CSV"
 cat "$CSV"
 echo "--- $WORK_CSV"
 cat "$WORK_CSV"
-emit_file bench-linux-smpalt.csv "$CSV" >/dev/console
-emit_file bench-linux-work.csv "$WORK_CSV" >/dev/console
+send_back bench-linux-smpalt.csv "$CSV"
+send_back bench-linux-work.csv "$WORK_CSV"
 result SUCCESS "patched Linux ${KVERS:-6.1}: $steps vcpu-set steps in $ROUNDS rounds of $STEPS each, Xen agreed at each; work loop in $phase phases of $WORK_ROUNDS rounds, and in stock Linux"

@@ -141,7 +141,7 @@ done
 
 echo "--- $CSV"
 cat "$CSV"
-emit_file bench-linux-vcpu.csv "$CSV" >/dev/console
+send_back bench-linux-vcpu.csv "$CSV"
 never=$(grep -c ',never$' "$CSV")
 seen=$(grep -c ',seen$' "$CSV")
 result SUCCESS "Linux 6.1: $VARIANTS x $ROUNDS rounds of $STEPS: $seen seen (boot included), $never never"

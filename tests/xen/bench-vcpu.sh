@@ -78,7 +78,7 @@ echo "--- $CSV"
 cat "$CSV"
 echo "--- event stamps (CLOCK_BOOTTIME ns, path, value)"
 cat "$STAMP_LOG"
-emit_file bench-vcpu.csv "$CSV" >/dev/console
+send_back bench-vcpu.csv "$CSV"
 alarm=$(console_alarm) && fail "guest console: $alarm"
 guest_destroy
 result SUCCESS "$steps vcpu-set steps in $ROUNDS rounds of $STEPS measured"

@@ -15,8 +15,15 @@ SMPALT_INSTALLED="make install PREFIX=/usr/local"
 # shellcheck disable=SC1091 # written by scripts/build/mkinitramfs.sh
 [ ! -f "$SMPALT_DIR/installed.env" ] || . "$SMPALT_DIR/installed.env"
 SCENARIO_DIR=$SMPALT_DIR/scenarios
-RESULTS_DIR=/run/smpalt/results
-CONSOLE_DIR=/var/log/xen/console
+# Where the scenarios write their results, where xenconsoled logs the
+# guests' consoles, the channel to the host (the harness's serial line)
+# and the command line the scenarios read their settings from: the
+# harness's dom0 paths, unless a runner on a real dom0 gives its own
+# (scripts/run/bench-real.sh).
+RESULTS_DIR=${SMPALT_RESULTS_DIR:-/run/smpalt/results}
+CONSOLE_DIR=${SMPALT_CONSOLE_DIR:-/var/log/xen/console}
+HOST_CONSOLE=${SMPALT_HOST_CONSOLE:-/dev/console}
+CMDLINE_FILE=${SMPALT_CMDLINE:-/proc/cmdline}
 # Pause between two polls of a console log, a xenstore key or xl list.
 POLL_USEC=200000
 CS_PER_SEC=100
@@ -55,9 +62,10 @@ log() {
 }
 
 # A line the host shows live (stage progress), besides the scenario log.
+# Appended: HOST_CONSOLE may be a file that a runner follows.
 note() {
 	log "$*"
-	echo "@@SMPALT NOTE ${SCENARIO:-init}: $*" >/dev/console
+	echo "@@SMPALT NOTE ${SCENARIO:-init}: $*" >>"$HOST_CONSOLE"
 }
 
 # End the scenario: result SUCCESS|SKIP|FAILURE|ERROR [reason]
@@ -96,10 +104,10 @@ random_token() {
 }
 
 # cmdline_value KEY [DEFAULT]: the value of KEY=... on the dom0 kernel
-# command line, or DEFAULT.
+# command line (CMDLINE_FILE), or DEFAULT.
 cmdline_value() {
 	local v
-	v=$(tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -1)
+	v=$(tr ' ' '\n' <"$CMDLINE_FILE" | sed -n "s/^$1=//p" | tail -1)
 	echo "${v:-${2:-}}"
 }
 
@@ -148,7 +156,7 @@ alive() {
 # send_back NAME PATH: send a file to the host now, as NAME in the results
 # folder.
 send_back() {
-	emit_file "$1" "$2" >/dev/console
+	emit_file "$1" "$2" >>"$HOST_CONSOLE"
 }
 
 # autoscaler_finish NAME: the autoscaler's log ($AS_LOG) into the scenario
