@@ -2,8 +2,10 @@
 # (ENG_BENCH), mk/guest.mk (GUEST_ELF) and mk/tools.mk (AUTOSCALER).
 #
 #   make bench              one Xen boot for the in-guest benchmark, the
-#                           smpalt vcpu-set scenario, stock Linux 6.1's and
-#                           the patched Linux guest of each of KVERS, then
+#                           smpalt vcpu-set scenario, stock Linux's (the
+#                           stock control of the first of KVERS: make linux
+#                           STOCK=1) and the patched Linux guest of each
+#                           of KVERS, then
 #                           the host benchmark; results/<timestamp>/
 #                           (CSVs, PNG plots, summary.md), summary printed
 #   make bench ROUNDS=N     N rounds of vcpu-set 2 1 4 1 (default 5)
@@ -45,8 +47,9 @@ $(XS_STAMP): $(TOP)/tests/bench/xs_stamp.c $(TOP)/mk/bench.mk
 .PHONY: bench-linux
 bench-linux:
 	@for v in $(KVERS); do \
-		KVER=$$v CONFIG=default bash $(TOP)/scripts/build/build-linux.sh || exit 1; \
+		KVER=$$v CONFIG=default STOCK=0 bash $(TOP)/scripts/build/build-linux.sh || exit 1; \
 	done
+	@KVER=$(firstword $(KVERS)) CONFIG=default STOCK=1 bash $(TOP)/scripts/build/build-linux.sh
 
 bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) bench-linux
 	@KVERS='$(KVERS)' BENCH_SCENARIOS='$(BENCH_SCENARIOS)' \

@@ -444,16 +444,17 @@ def dom0_weight_rows(rows):
     return out
 
 
-# How the Linux rows name the two kernels: `make bench` (Debian's 6.1 as
-# the stock control) and `make bench-real` (whichever stock kernel the
-# administrator gave, with the patched one of the same tree).
+# How the Linux rows name the two kernels: `make bench` (the stock control
+# of the first version, make linux STOCK=1: the same tree and
+# configuration without the series) and `make bench-real` (the stock
+# kernel the administrator gave, by default the same stock control).
 LABELS_TCG = {
-    "stock_kernel": "Linux 6.1 kernel-only",
-    "stock_user": "Linux 6.1 + userspace onlining",
-    "stock_boot": "Linux 6.1 domU boot until online=0 (each variant)",
+    "stock_kernel": "stock Linux 6.1 kernel-only",
+    "stock_user": "stock Linux 6.1 + userspace onlining",
+    "stock_boot": "stock Linux 6.1 domU boot until online=0 (each variant)",
     "patched": "Linux 6.1 + smpalt series",
-    "stock_work": "stock Debian 6.1, SMP code, 1 online",
-    "stock_ratio": "stock 6.1 (different kernel configs)",
+    "stock_work": "stock Linux 6.1, SMP code, 1 online",
+    "stock_ratio": "stock Linux 6.1 (same tree and configuration)",
 }
 LABELS_REAL = {
     "stock_kernel": "stock Linux, kernel alone,",
@@ -732,7 +733,7 @@ def main():
         for label, system, form in (
             ("patched, UP code (1 online)", "linux-smpalt", "up"),
             ("patched, SMP code (2 online)", "linux-smpalt", "smp"),
-            ("stock 6.1, SMP code (1 online)", "linux-stock", "smp"))]
+            ("stock Linux, SMP code (1 online)", "linux-stock", "smp"))]
     work_medians = [(l, v) for l, v in work_medians if v is not None]
     if work_medians and plot_work(res, work_medians):
         plots.append("linux-work.png")

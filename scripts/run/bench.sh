@@ -10,7 +10,8 @@
 #        bench-dom0-weight the time of xl vcpu-set with the guest idle and
 #                          busy on all its vCPUs, at Xen's default dom0
 #                          weight and at the harness's
-#        bench-linux-vcpu  stock Debian Linux 6.1 PV domU, same steps,
+#        bench-linux-vcpu  stock Linux PV domU (the stock control of the
+#                          first version, make linux STOCK=1), same steps,
 #                          kernel alone and with user-space onlining
 #        bench-linux-smpalt  each Linux version of KVERS with its series
 #                          (make linux KVER=...): the same steps and more,
@@ -38,7 +39,6 @@ set -euo pipefail
 
 . "$(dirname "$0")/../lib/host.sh"
 host_script bench 2
-LINUX_DOMU_DIR=$CACHE/linux-domu
 read -ra kvers <<<"${KVERS:-6.1 6.12 7.2}"
 # shellcheck disable=SC2206 # a list of words on purpose
 XEN_SCENARIOS=(${BENCH_SCENARIOS:-bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt})
@@ -73,9 +73,18 @@ res=$RESULTS_DIR
 failed=0
 
 # --- 1. Xen: the stock-Linux domU's files, then one boot for all scenarios
-stage "Linux domU initramfs (scripts/build/mk-linux-domu.sh)"
-if bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
-	bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" >>"$res/fetch.log" 2>&1; then
+# The stock guest runs the stock control of the first version (make linux
+# STOCK=1: its tree and configuration without the series), so that every
+# stock-against-patched row differs by the series alone.
+# shellcheck disable=SC1091 # sourced for its paths only
+stock_vmlinuz=$(KVER=${kvers[0]} CONFIG=default STOCK=1
+	. "$TOP/scripts/lib/linux-version.sh"
+	echo "$LINUX_VMLINUZ")
+LINUX_DOMU_DIR=$(dirname "$(dirname "$stock_vmlinuz")")/domu
+stage "stock Linux ${kvers[0]} domU initramfs (scripts/build/mk-linux-domu.sh, kernel $stock_vmlinuz)"
+if [ -f "$stock_vmlinuz" ] && bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
+	bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" -k "$stock_vmlinuz" \
+		>>"$res/fetch.log" 2>&1; then
 	linux_dir=$LINUX_DOMU_DIR
 else
 	stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
