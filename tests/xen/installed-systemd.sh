@@ -1,5 +1,6 @@
-# Scenario installed-systemd: the Debian packages on a Debian 12 dom0 with
-# systemd as PID 1, as an administrator installs and runs them.
+# Scenario installed-systemd: the Debian packages on a Debian 12 dom0 (with
+# XEN=4.20: Debian 13) with systemd as PID 1, as an administrator installs
+# and runs them.
 # needs: systemd
 # Input: the smpalt-autoscaler and smpalt-guest .deb files the harness
 # carried (SMPALT_DEBS, /opt/smpalt/debs/); `dpkg -i` of both; the CSV
