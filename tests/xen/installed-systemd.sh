@@ -1,5 +1,6 @@
-# Scenario installed-systemd: the Debian packages on a Debian 12 dom0 with
-# systemd as PID 1, as an administrator installs and runs them.
+# Scenario installed-systemd: the Debian packages on a Debian 12 dom0 (with
+# XEN=4.20: Debian 13) with systemd as PID 1, as an administrator installs
+# and runs them.
 # needs: systemd
 # Input: the smpalt-autoscaler and smpalt-guest .deb files the harness
 # carried (SMPALT_DEBS, /opt/smpalt/debs/); `dpkg -i` of both; the CSV
@@ -41,6 +42,13 @@ STOP_TIMEOUT=30
 PROM=/var/lib/prometheus/node-exporter/smpalt.prom
 # The most exposure systemd-analyze security may give the running unit.
 MAX_EXPOSURE=3.0
+# xenstore polled once a second, not every 0.2 s: under QEMU each
+# xenstore-read is a costly fork in dom0, whose CPU time Xen takes from
+# the guest's share of the 2 CPUs, and the daemon scales the guest only
+# while Xen sees it use close to all of its vCPU (docs/autoscaler.md). On
+# a loaded build machine the faster polling left the busy guest 51-59% of
+# a CPU, under the high mark, with dom0 using more than one CPU.
+POLL_USEC=1000000
 
 require_systemd
 find_debs
@@ -130,11 +138,17 @@ DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "no domain '$GUEST' after xl crea
 wait_for_console "$GUEST_READY" $BOOT_TIMEOUT || fail "no '$GUEST_READY' within ${BOOT_TIMEOUT}s"
 wait_for_xs data/smpalt/online 1 $BOOT_TIMEOUT || fail "data/smpalt/online is not 1 at boot"
 
-# 5. load up, through the unit: two vCPUs, SMP text
+# 5. load up, through the unit: two vCPUs, SMP text. The CPU time Xen
+# gave each vCPU so far, dom0's included, against which the failure
+# below can be read: the daemon bounds the guest's claim by the guest's
+# share (docs/autoscaler.md).
+xl vcpu-list 2>&1
 xs_write_guest control/smpalt/demand $DEMAND || fail "cannot write demand"
 if ! wait_for_xs data/smpalt/online $SCALED $SCALE_TIMEOUT ||
 	! wait_for_xs data/smpalt/mode smp 5; then
 	journal_tail $SERVICE
+	xl vcpu-list 2>&1
+	top -b -n 1 2>&1 | head -20
 	fail "demand $DEMAND: not at $SCALED vCPUs in smp mode within ${SCALE_TIMEOUT}s ($(unit_state $SERVICE))"
 fi
 check_xen_view "demand $DEMAND"
