@@ -217,7 +217,7 @@ today), save/restore, and a lost-update control that must fail with
 the lock prefix dropped.  Result of the newest run:
 $testing
 
-The data/smpalt/ keys of patch 6 are described for Xen's own list of
+The data/smpalt/ keys of patch 7 are described for Xen's own list of
 xenstore paths (docs/misc/xenstore-paths.pandoc) by a patch sent to
 xen-devel on its own:
 $xen_subjects

@@ -90,4 +90,4 @@ guest_running || fail "domain state '$(domain_state)'"
 note "vcpu-set $ADDED: present '$(last_list present)' about $present_ms ms later, still offline ${OFFLINE_SECONDS}s on (Xen 1 online)"
 
 guest_destroy
-result SUCCESS "stock Linux 6.1, vcpus=1 maxvcpus=4: '$ALL_UP' at boot, settled on online 0 (boot $boot_s s); vcpu-set $ADDED: present '$(last_list present)', offline ${OFFLINE_SECONDS}s on without user space (Xen 1 online)"
+result SUCCESS "stock Linux, vcpus=1 maxvcpus=4: '$ALL_UP' at boot, settled on online 0 (boot $boot_s s); vcpu-set $ADDED: present '$(last_list present)', offline ${OFFLINE_SECONDS}s on without user space (Xen 1 online)"
