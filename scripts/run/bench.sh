@@ -110,7 +110,8 @@ for v in "${kvers[@]}"; do
 		failed=1
 	fi
 done
-kver_list=$(IFS=,; echo "${kvers[*]}")
+# Colons, not commas: QEMU's -initrd splits the dom0 modules on commas.
+kver_list=$(IFS=:; echo "${kvers[*]}")
 echo "kvers=$kver_list" >>"$res/run.txt"
 stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; Linux $kver_list)"
 xen_status=0

@@ -2,7 +2,7 @@
 # (patches/linux-KVER/, `make linux KVER=...`) measured beside smpalt and
 # stock Linux in the same Xen boot.
 # Input: the patched guest of each Linux version named by
-# smpalt.bench.kvers=KVER,... on the dom0 command line (make bench KVERS=,
+# smpalt.bench.kvers=KVER:... on the dom0 command line (make bench KVERS=,
 # each carried to /opt/smpalt/linux-smpalt-KVER/; without it, the one guest
 # of /opt/smpalt/linux-smpalt/, taken as 6.1) with xl-configs/linux-smpalt.cfg
 # (vcpus=1, maxvcpus=4, without the counters self-test), and the stock
@@ -57,7 +57,7 @@ STOCK_EXTRA="console=hvc0 quiet rdinit=/init linux-bench.poll-usec=2000000"
 STOCK_SETTLED="linux-bench: online 0 at"
 
 ROUNDS=$(cmdline_value 'smpalt\.bench\.rounds' $ROUNDS)
-KVERS=$(cmdline_value 'smpalt\.bench\.kvers' "" | tr ',' ' ')
+KVERS=$(cmdline_value 'smpalt\.bench\.kvers' "" | tr ':' ' ')
 
 # cpu_list N: the list Linux shows in /sys/devices/system/cpu/online.
 cpu_list() {
