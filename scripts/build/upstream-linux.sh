@@ -200,9 +200,11 @@ What is safe, and why:
 Costs: the lock-site table is kept while maxvcpus > 1 (as today when a
 guest boots with one vCPU); a switch rewrites every recorded site,
 one poke per page of sites (2409 sites on 441 pages in the test
-configuration).  Under QEMU TCG a
-switch took tens of milliseconds; making the last secondary vCPU go
-away took 1.3 times as long as another offline, not ten times.
+configuration).  Under QEMU TCG on a
+loaded machine a switch of those sites took 46-182 ms, and taking the
+last secondary vCPU away, switch included, took 0.85 times as long as
+another CPU offline in the same guest (1.32 times for the 6.1 series on
+a quiet machine), not ten times.
 
 Gains: a one-vCPU guest runs without lock prefixes again after a scale
 down (a fork loop ran 1.06 times faster in UP code under TCG); vCPUs
