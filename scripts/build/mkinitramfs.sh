@@ -219,9 +219,13 @@ install_linux_smpalt() {
 			die "$dir/$f missing (make linux, scripts/build/mk-linux-smpalt-domu.sh)"
 		install -D -m 0644 "$dir/$f" "$stage$dest/$f"
 	done
-	# The kernel's configuration, when given: the scenarios that need the
-	# debug configuration read it.
-	[ ! -f "$dir/config" ] || install -m 0644 "$dir/config" "$stage$dest/config"
+	# The kernel's configuration, which the scenarios that need another
+	# configuration read, and the memory it needs beyond the xl config's
+	# (Debian's configuration: the Linux guest driver creates it with that
+	# much), when given.
+	for f in config memory; do
+		[ ! -f "$dir/$f" ] || install -m 0644 "$dir/$f" "$stage$dest/$f"
+	done
 }
 LINUX_SMPALT_DIR=${LINUX_SMPALT_DIR:-}
 [ -z "$LINUX_SMPALT_DIR" ] ||
