@@ -48,23 +48,26 @@ email=${email%>}
 
 [ -f "$LINUX_PRISTINE/scripts/get_maintainer.pl" ] ||
 	die "no pristine tree at $LINUX_PRISTINE (make linux KVER=$KVER unpacks it)"
-patches=()
-while read -r p _; do
-	case $p in '' | '#'*) continue ;; esac
-	[ -f "$LINUX_SERIES_DIR/$p" ] || die "$p is listed in $LINUX_SERIES_DIR/series but missing"
-	patches+=("$LINUX_SERIES_DIR/$p")
-done <"$LINUX_SERIES_DIR/series"
-[ ${#patches[@]} -gt 0 ] || die "$LINUX_SERIES_DIR/series lists no patch"
+# series_patches DIR: the patch files DIR/series names, in order, one a
+# line (blank lines and # comments skipped); dies if one is missing or
+# there are none.
+series_patches() {
+	local p n=0
+	while read -r p _; do
+		case $p in '' | '#'*) continue ;; esac
+		[ -f "$1/$p" ] || die "$p is listed in $1/series but missing"
+		echo "$1/$p"
+		n=$((n + 1))
+	done <"$1/series"
+	[ $n -gt 0 ] || die "$1/series lists no patch"
+}
+mapfile -t patches < <(series_patches "$LINUX_SERIES_DIR")
+[ ${#patches[@]} -gt 0 ] || exit 1
 
 # The xen.git patches and their recipients.
 XEN_SERIES_DIR=$TOP/patches/xen
-xen_patches=()
-while read -r p _; do
-	case $p in '' | '#'*) continue ;; esac
-	[ -f "$XEN_SERIES_DIR/$p" ] || die "$p is listed in $XEN_SERIES_DIR/series but missing"
-	xen_patches+=("$XEN_SERIES_DIR/$p")
-done <"$XEN_SERIES_DIR/series"
-[ ${#xen_patches[@]} -gt 0 ] || die "$XEN_SERIES_DIR/series lists no patch"
+mapfile -t xen_patches < <(series_patches "$XEN_SERIES_DIR")
+[ ${#xen_patches[@]} -gt 0 ] || exit 1
 xen_rcpt=$(grep -E '^(To|Cc): ' "$XEN_SERIES_DIR/recipients" || true)
 echo "$xen_rcpt" | grep -q '^To: ' || die "$XEN_SERIES_DIR/recipients has no To: line"
 
