@@ -103,9 +103,10 @@ dom0-initrd-systemd: xen-fetch
 		bash $(TOP)/scripts/build/mkdom0-systemd.sh
 
 # Every guest on every host, one table (scripts/run/test-matrix.sh): make
-# test-xen and make test-linux, each on XEN=4.17 and XEN=4.20; results in
-# out/matrix/<timestamp>/ (matrix.md). CELLS="smpalt-4.20 linux-4.20" runs
-# some of them.
+# test-xen on XEN=4.17 and XEN=4.20, make test-linux for each series version
+# (6.1 on both hosts, 6.12 and 7.2 on 4.20); results in
+# out/matrix/<timestamp>/ (matrix.md). CELLS="smpalt-4.20 linux-7.2-4.20"
+# runs some of them.
 .PHONY: test-matrix
 test-matrix: deps
 	@bash $(TOP)/scripts/run/test-matrix.sh $(CELLS)

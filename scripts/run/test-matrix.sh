@@ -1,11 +1,14 @@
 #!/bin/bash
 # Every guest on every Xen host the harness knows, and one table of it all:
 #
-#   cell          what it runs
-#   smpalt-4.17   make test-xen XEN=4.17    the smpalt guest, Debian 12 dom0
-#   smpalt-4.20   make test-xen XEN=4.20    the smpalt guest, Debian 13 dom0
-#   linux-4.17    make test-linux XEN=4.17  the patched Linux guest
-#   linux-4.20    make test-linux XEN=4.20
+#   cell             what it runs
+#   smpalt-4.17      make test-xen XEN=4.17    the smpalt guest, Debian 12 dom0
+#   smpalt-4.20      make test-xen XEN=4.20    the smpalt guest, Debian 13 dom0
+#   linux-6.1-4.17   make test-linux KVER=6.1 XEN=4.17   the patched Linux
+#   linux-6.1-4.20   make test-linux KVER=6.1 XEN=4.20   guest, one cell per
+#   linux-6.12-4.20  make test-linux KVER=6.12 XEN=4.20  series version
+#   linux-7.2-4.20   make test-linux KVER=7.2 XEN=4.20   (6.12 and 7.2 on the
+#                                                        host that ships them)
 #
 # one after the other (each boots QEMU; a cell's failure does not stop the
 # others). Each cell's output goes to out/matrix/<timestamp>/<cell>.log;
@@ -24,15 +27,19 @@ cd "$TOP"
 declare -A CMD=(
 	[smpalt-4.17]="make --no-print-directory test-xen XEN=4.17"
 	[smpalt-4.20]="make --no-print-directory test-xen XEN=4.20"
-	[linux-4.17]="make --no-print-directory test-linux XEN=4.17"
-	[linux-4.20]="make --no-print-directory test-linux XEN=4.20"
+	[linux-6.1-4.17]="make --no-print-directory test-linux KVER=6.1 XEN=4.17"
+	[linux-6.1-4.20]="make --no-print-directory test-linux KVER=6.1 XEN=4.20"
+	[linux-6.12-4.20]="make --no-print-directory test-linux KVER=6.12 XEN=4.20"
+	[linux-7.2-4.20]="make --no-print-directory test-linux KVER=7.2 XEN=4.20"
 )
-ALL=(smpalt-4.17 smpalt-4.20 linux-4.17 linux-4.20)
+ALL=(smpalt-4.17 smpalt-4.20 linux-6.1-4.17 linux-6.1-4.20 linux-6.12-4.20 linux-7.2-4.20)
 declare -A WHAT=(
 	[smpalt-4.17]="smpalt guest, Xen 4.17 (Debian 12 dom0)"
 	[smpalt-4.20]="smpalt guest, Xen 4.20 (Debian 13 dom0)"
-	[linux-4.17]="Linux guest, Xen 4.17 (Debian 12 dom0)"
-	[linux-4.20]="Linux guest, Xen 4.20 (Debian 13 dom0)"
+	[linux-6.1-4.17]="Linux 6.1 guest, Xen 4.17 (Debian 12 dom0)"
+	[linux-6.1-4.20]="Linux 6.1 guest, Xen 4.20 (Debian 13 dom0)"
+	[linux-6.12-4.20]="Linux 6.12 guest, Xen 4.20 (Debian 13 dom0)"
+	[linux-7.2-4.20]="Linux 7.2 guest, Xen 4.20 (Debian 13 dom0)"
 )
 
 cells=("$@")
@@ -93,9 +100,9 @@ for c in "${cells[@]}"; do
 done
 
 echo "=== test matrix (out/matrix/$(basename "$DIR")/matrix.md)"
-printf '%-12s %7s %7s %8s %8s\n' cell passed failed skipped time
+printf '%-16s %7s %7s %8s %8s\n' cell passed failed skipped time
 for c in "${cells[@]}"; do
-	printf '%-12s %7s %7s %8s %8s\n' "$c" "${P[$c]}" "${F[$c]}" "${S[$c]}" "$(mmss "${T[$c]}")"
+	printf '%-16s %7s %7s %8s %8s\n' "$c" "${P[$c]}" "${F[$c]}" "${S[$c]}" "$(mmss "${T[$c]}")"
 	tally_add "${P[$c]}" $((F[$c] + S[$c]))
 done
 tally_end
