@@ -28,12 +28,30 @@ bool as_cpu_load(uint64_t cpu_ns_delta, uint64_t wall_ns_delta,
 }
 
 /*
+ * How long, in percent of one CPU, the domain's vCPUs may have waited for
+ * a physical CPU: each at most while no host CPU was idle, which is at
+ * most 100% - host_idle / host_cpus of the time (0 when not known).
+ */
+static uint64_t may_have_waited(const struct as_signal_input *in)
+{
+	uint64_t per_vcpu;
+
+	if (!in->has_host_idle || !in->host_cpus)
+		return 0;
+	per_vcpu = in->host_idle / in->host_cpus;
+	per_vcpu = per_vcpu < AS_PERCENT ? AS_PERCENT - per_vcpu : 0;
+	return per_vcpu * in->vcpus;
+}
+
+/*
  * The most of a claim that Xen's figure lets stand, in percent of one vCPU
  * (n vCPUs now): busy by Xen's account (above n x high), the claim says how
  * far up, within most; in the band, no further than n x high (the count
- * stays); idle (under n x low), no higher than Xen's own figure, unless
- * the claim is already under n x low (it scales down on its own).  n is
- * at most the host's CPU count: Xen cannot see more of them busy.
+ * stays, unless its vCPUs may have waited for the host's CPUs long enough
+ * to be over n x high: then as busy); idle (under n x low), no higher
+ * than Xen's own figure, unless the claim is already under n x low (it
+ * scales down on its own).  n is at most the host's CPU count: Xen cannot
+ * see more of them busy.
  */
 static uint64_t xen_bound(const struct as_signal_input *in, uint64_t claim,
 			  uint64_t most)
@@ -49,7 +67,7 @@ static uint64_t xen_bound(const struct as_signal_input *in, uint64_t claim,
 	if (in->xen > high)
 		return most;
 	if (in->xen >= low)
-		return high;
+		return in->xen + may_have_waited(in) > high ? most : high;
 	return claim < low ? claim : in->xen;
 }
 

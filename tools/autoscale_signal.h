@@ -21,6 +21,19 @@
  * --ignore-host), n is the host's CPU count: Xen can never see more busy
  * than that, and a guest using all of it must not look idle.
  *
+ * Xen's figure is the time the vCPUs ran, not the time they wanted: a
+ * vCPU that waited for a physical CPU held by another domain (dom0
+ * included) ran less than it asked.  Xen's scheduler leaves no physical
+ * CPU idle while a vCPU waits, so a vCPU can only have waited while none
+ * was idle: for at most 100% - idle / host CPUs of the time, idle being
+ * the time no domain ran (in percent of one CPU, from every domain's CPU
+ * time).  In the band by Xen's account (not idle), the claim is therefore
+ * also let stand when Xen's figure plus that wait for each of the n vCPUs
+ * is over n x high: a guest starved by a busy host is not refused the
+ * vCPUs it asks for, and a guest that ran under n x low is cut as before,
+ * however busy the host.  On an idle host the wait is about 0 and nothing
+ * changes (with 2 host CPUs, up to half of what the guest ran).
+ *
  * A guest can thus always give its vCPUs back (a claim below the bound
  * stands), gets more only while Xen sees it use close to all it has, and
  * loses them when Xen sees it idle, whatever it claims.  Under auto a claim
@@ -58,6 +71,8 @@ struct as_signal_input {
 	unsigned int vcpus;    /* count set now */
 	unsigned int maxvcpus; /* the domain's */
 	unsigned int host_cpus; /* the host's physical CPUs, 0 if unknown */
+	bool has_host_idle;	/* host_idle is known (needs host_cpus) */
+	unsigned int host_idle; /* percent of one CPU no domain ran */
 	unsigned int high_pct; /* the policy's thresholds */
 	unsigned int low_pct;
 };

@@ -202,6 +202,14 @@ static struct xs_handle *xsh;
 static xenstat_handle *xstat;
 /* The host's physical CPUs (libxenstat), 0 if not known. */
 static unsigned int host_cpus;
+/*
+ * The CPU time of every domain (dom0 included) at Xen's last reading, and
+ * this round's idle time of the host from it (percent of one CPU), for
+ * the clamp (autoscale_signal.h).
+ */
+static bool has_host_cpu, has_host_idle;
+static uint64_t host_cpu_ns, host_cpu_wall_ns;
+static unsigned int host_idle;
 static struct scale_backend *xl_backend, *libvirt_backend;
 /* Tests only: where Xen's figure comes from instead (ENV_TEST_XEN_LOAD). */
 static const char *test_xen_dir;
@@ -742,6 +750,37 @@ static bool test_cpu_ns(const struct domain *d, uint64_t wall, uint64_t *cpu)
 }
 
 /*
+ * The host's idle time since the last reading: its CPUs' time less the
+ * CPU time of every domain.  A domain gone since counts against it (the
+ * sum may fall: no figure this round), so it errs towards a busy host
+ * only as far as a new domain's first reading, which is its run so far.
+ */
+static void read_host_idle(xenstat_node *node, uint64_t wall, bool sample)
+{
+	unsigned int i, n = xenstat_node_num_domains(node), used;
+	uint64_t cpu = 0;
+
+	has_host_idle = false;
+	for (i = 0; i < n; i++) {
+		xenstat_domain *xd = xenstat_node_domain_by_index(node, i);
+
+		if (xd)
+			cpu += xenstat_domain_cpu_ns(xd);
+	}
+	if (sample && has_host_cpu && host_cpus && cpu >= host_cpu_ns &&
+	    wall > host_cpu_wall_ns &&
+	    as_cpu_load(cpu - host_cpu_ns, wall - host_cpu_wall_ns, &used)) {
+		has_host_idle = true;
+		host_idle = used < host_cpus * AS_PERCENT
+				    ? host_cpus * AS_PERCENT - used
+				    : 0;
+	}
+	has_host_cpu = true;
+	host_cpu_ns = cpu;
+	host_cpu_wall_ns = wall;
+}
+
+/*
  * Read the CPU time Xen has accounted to every followed domain's vCPUs and
  * turn the change since the last reading into a load (d->sample.xen, when
  * sample).  Without libxenstat (or when it fails) no domain gets a Xen
@@ -753,6 +792,7 @@ static void read_xen_load(bool sample)
 	size_t i;
 	uint64_t wall;
 
+	has_host_idle = false;
 	if (!xen_figure_source())
 		return;
 	/* Xen's figures are read first thing in xenstat_get_node(): the
@@ -797,8 +837,10 @@ static void read_xen_load(bool sample)
 		d->cpu_ns = cpu;
 		d->cpu_wall_ns = wall;
 	}
-	if (node)
+	if (node) {
+		read_host_idle(node, wall, sample);
 		xenstat_free_node(node);
+	}
 }
 
 /* ------------------------------------------------------------ lifecycle */
@@ -1297,6 +1339,8 @@ static int read_sample(struct domain *d, struct sample *s)
 static void log_source(struct domain *d, const struct sample *s,
 		       enum as_source src)
 {
+	char idle[sizeof(", host idle 4294967295%")] = "";
+
 	if (d->source_logged && d->last_source == src)
 		return;
 	d->source_logged = true;
@@ -1331,13 +1375,16 @@ static void log_source(struct domain *d, const struct sample *s,
 			 s->has_xen ? ", bounded by Xen's CPU accounting" : "");
 		break;
 	case AS_SOURCE_GUEST_CAPPED:
+		if (has_host_idle)
+			snprintf(idle, sizeof(idle), ", host idle %u%%",
+				 host_idle);
 		if (s->has_xen)
 			log_line(AS_PRIO_WARNING,
 				 "%s (domain %u): %s %u%% capped (maxvcpus %u, "
-				 "Xen measures %u%% on %u vCPU%s)",
+				 "Xen measures %u%% on %u vCPU%s%s)",
 				 d->name, d->domid, KEY_LOAD, s->guest,
 				 d->maxvcpus, s->xen, s->vcpus,
-				 s->vcpus == 1 ? "" : "s");
+				 s->vcpus == 1 ? "" : "s", idle);
 		else
 			log_line(AS_PRIO_WARNING,
 				 "%s (domain %u): %s %u%% capped (maxvcpus %u)",
@@ -1523,6 +1570,8 @@ static unsigned int sample_all(uint64_t tick_ms)
 			.vcpus = s->vcpus,
 			.maxvcpus = d->maxvcpus,
 			.host_cpus = host_cpus,
+			.has_host_idle = has_host_idle,
+			.host_idle = host_idle,
 			.high_pct = d->set.policy.high_pct,
 			.low_pct = d->set.policy.low_pct,
 		};

@@ -257,6 +257,58 @@ static void bound_counts_no_more_vcpus_than_the_host_has(void **state)
 	assert_int_equal(load, 150);
 }
 
+/*
+ * In the band by Xen's account on a host with no CPU to spare: the vCPUs
+ * ran less because they waited for one, so the claim stands; with CPUs
+ * to spare, or when Xen sees the guest idle, the bound is as before.
+ */
+static void claim_stands_when_its_vcpus_waited_for_a_busy_host(void **state)
+{
+	/* 1 vCPU ran 45% on 2 host CPUs, 6% of one idle: it may have
+	 * waited up to 97% (> 80 - 45): busy, the claim of 249% stands. */
+	struct as_signal_input in = input(true, 249, true, 45, 1);
+	unsigned int load = 0;
+
+	(void)state;
+	in.host_cpus = 2;
+	in.has_host_idle = true;
+	in.host_idle = 6;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 249);
+	/* Half the host idle (100% of one CPU): it waited at most 50%,
+	 * 45 + 50 > 80: still busy.  150% idle: at most 25%, 45 + 25 is
+	 * in the band: the count stays. */
+	in.host_idle = 100;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	in.host_idle = 150;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, HIGH);
+	/* Idle by Xen's account: cut to Xen's figure, however busy the
+	 * host (a blocked vCPU never waits). */
+	in.host_idle = 0;
+	in.xen = LOW - 1;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, LOW - 1);
+	/* The host's idle time not known: the bound is Xen's figure alone. */
+	in = input(true, 249, true, 45, 1);
+	in.host_cpus = 2;
+	in.host_idle = 0;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, HIGH);
+	/* An idle host of many CPUs: no wait, the count stays. */
+	in.host_cpus = 16;
+	in.has_host_idle = true;
+	in.host_idle = 16 * 100 - 45;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, HIGH);
+}
+
 /* auto never runs on the claim alone: without Xen's figure, no load. */
 static void auto_without_xen_takes_no_claim(void **state)
 {
@@ -325,6 +377,8 @@ int main(void)
 			claim_keeps_the_count_when_xen_sees_it_in_band),
 		cmocka_unit_test(claim_stands_when_xen_sees_it_busy),
 		cmocka_unit_test(bound_counts_no_more_vcpus_than_the_host_has),
+		cmocka_unit_test(
+			claim_stands_when_its_vcpus_waited_for_a_busy_host),
 		cmocka_unit_test(auto_without_xen_takes_no_claim),
 		cmocka_unit_test(low_claim_is_never_raised),
 		cmocka_unit_test(names_parse_and_print),
