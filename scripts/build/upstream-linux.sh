@@ -120,12 +120,12 @@ cc=$(echo "$all" | grep '@vger\.kernel\.org\|@lists\.' | sort -u || true)
 # The newest make test-linux KVER=7.2 result, if any, and the Xen host
 # it ran on (its versions.txt).
 testing="not run: run make test-linux KVER=$KVER XEN=4.20 and make upstream again"
-host="Xen 4.20 (Debian 13's packages)"
+host="Xen 4.20 (Debian 13)"
 for d in $(ls -1d "$TOP"/out/linux/2*/ 2>/dev/null | sort -r); do
 	grep -qiF "linux-$KVER/" "$d/make-linux.log" 2>/dev/null || continue
 	[ -f "$d/xen-run.txt" ] || continue
 	xen=$(sed -n 's/^xen=[^ ]* \([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' "$d/xen/versions.txt" 2>/dev/null)
-	[ -z "$xen" ] || host="Xen $xen (Debian's xen-hypervisor package)"
+	[ -z "$xen" ] || host="Xen $xen (Debian's packages)"
 	testing="$(basename "$d"):"$'\n'$(grep -E '^[a-z0-9-]+: (SUCCESS|FAILURE|SKIP|ERROR)|^[0-9]+ passed, ' \
 		"$d/xen-run.txt" | cut -c1-160 | sed 's/^/  /')
 	break
@@ -219,11 +219,12 @@ added by the toolstack are used without a user-space helper; the
 toolstack can see the form of the text and check it against Xen's view.
 
 Testing: Debian's linux-source-$KVER with the series, a minimal PV domU
-configuration, on $host under QEMU: boot with one of four vCPUs (UP
-code, table kept), xl vcpu-set up and down (each switch timed, the
-counters exact), storms of vcpu-set, maxvcpus=1 (table freed as
-today), save/restore, and a lost-update control that must fail with
-the lock prefix dropped.  Result of the newest run:
+configuration, under QEMU on $host:
+boot with one of four vCPUs (UP code, table kept), xl vcpu-set up and
+down (each switch timed, the counters exact), storms of vcpu-set,
+maxvcpus=1 (table freed as today), save/restore, and a lost-update
+control that must fail with the lock prefix dropped.  Result of the
+newest run:
 $testing
 
 The data/smpalt/ keys of patch 7 are described for Xen's own list of
