@@ -48,26 +48,26 @@ email=${email%>}
 
 [ -f "$LINUX_PRISTINE/scripts/get_maintainer.pl" ] ||
 	die "no pristine tree at $LINUX_PRISTINE (make linux KVER=$KVER unpacks it)"
-# series_patches DIR: the patch files DIR/series names, in order, one a
-# line (blank lines and # comments skipped); dies if one is missing or
-# there are none.
+# series_patches DIR ARRAY: ARRAY set to the patch files DIR/series names,
+# in order, one a line (blank lines and # comments skipped); dies if one
+# is missing or there are none.  In this shell, not a subshell, so that a
+# missing patch stops the script rather than shortening the series.
 series_patches() {
-	local p n=0
+	local -n list=$2
+	local p
+	list=()
 	while read -r p _; do
 		case $p in '' | '#'*) continue ;; esac
 		[ -f "$1/$p" ] || die "$p is listed in $1/series but missing"
-		echo "$1/$p"
-		n=$((n + 1))
+		list+=("$1/$p")
 	done <"$1/series"
-	[ $n -gt 0 ] || die "$1/series lists no patch"
+	[ ${#list[@]} -gt 0 ] || die "$1/series lists no patch"
 }
-mapfile -t patches < <(series_patches "$LINUX_SERIES_DIR")
-[ ${#patches[@]} -gt 0 ] || exit 1
+series_patches "$LINUX_SERIES_DIR" patches
 
 # The xen.git patches and their recipients.
 XEN_SERIES_DIR=$TOP/patches/xen
-mapfile -t xen_patches < <(series_patches "$XEN_SERIES_DIR")
-[ ${#xen_patches[@]} -gt 0 ] || exit 1
+series_patches "$XEN_SERIES_DIR" xen_patches
 xen_rcpt=$(grep -E '^(To|Cc): ' "$XEN_SERIES_DIR/recipients" || true)
 echo "$xen_rcpt" | grep -q '^To: ' || die "$XEN_SERIES_DIR/recipients has no To: line"
 
