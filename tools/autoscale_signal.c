@@ -50,12 +50,15 @@ static uint64_t may_have_waited(const struct as_signal_input *in)
  * stays, unless its vCPUs may have waited for the host's CPUs long enough
  * to be over n x high: then as busy); idle (under n x low), no higher
  * than Xen's own figure, unless the claim is already under n x low (it
- * scales down on its own).  n is at most the host's CPU count: Xen cannot
- * see more of them busy.
+ * scales down on its own) or the wait may have kept it there (then the
+ * count stays: what Xen saw neither raises nor cuts it, so a starved
+ * guest is not taken up and down in turn).  n is at most the host's CPU
+ * count: Xen cannot see more of them busy.
  */
 static uint64_t xen_bound(const struct as_signal_input *in, uint64_t claim,
 			  uint64_t most)
 {
+	uint64_t wait = may_have_waited(in);
 	unsigned int n = in->vcpus;
 	uint64_t low, high;
 
@@ -67,7 +70,9 @@ static uint64_t xen_bound(const struct as_signal_input *in, uint64_t claim,
 	if (in->xen > high)
 		return most;
 	if (in->xen >= low)
-		return in->xen + may_have_waited(in) > high ? most : high;
+		return in->xen + wait > high ? most : high;
+	if (in->xen + wait >= low)
+		return high;
 	return claim < low ? claim : in->xen;
 }
 

@@ -13,7 +13,7 @@
  * figure bounds it both ways (n = the vCPUs the domain has now):
  *
  *   Xen's figure             the claim is cut to     so that
- *   < n x low  (idle)        Xen's figure            it is scaled down
+ *   < n x low  (idle)        Xen's figure (*)        it is scaled down
  *   <= n x high (in band)    n x high                the count stays
  *   > n x high (busy)        (not cut)               the claim sets how far up
  *
@@ -30,8 +30,10 @@
  * time).  In the band by Xen's account (not idle), the claim is therefore
  * also let stand when Xen's figure plus that wait for each of the n vCPUs
  * is over n x high: a guest starved by a busy host is not refused the
- * vCPUs it asks for, and a guest that ran under n x low is cut as before,
- * however busy the host.  On an idle host the wait is about 0 and nothing
+ * vCPUs it asks for.  (*) Idle by Xen's account, the count stays (cut
+ * to n x high) when Xen's figure plus that wait reaches n x low: the
+ * host may have kept it idle, and cutting it would take a starved guest
+ * up and down in turn.  On an idle host the wait is about 0 and nothing
  * changes (with 2 host CPUs, up to half of what the guest ran).
  *
  * A guest can thus always give its vCPUs back (a claim below the bound

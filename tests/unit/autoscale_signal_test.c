@@ -286,13 +286,13 @@ static void claim_stands_when_its_vcpus_waited_for_a_busy_host(void **state)
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, HIGH);
-	/* Idle by Xen's account: cut to Xen's figure, however busy the
-	 * host (a blocked vCPU never waits). */
+	/* Idle by Xen's account on a host with no idle CPU: it may have
+	 * waited into the band, so the count stays (not raised). */
 	in.host_idle = 0;
 	in.xen = LOW - 1;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
-	assert_int_equal(load, LOW - 1);
+	assert_int_equal(load, HIGH);
 	/* The host's idle time not known: the bound is Xen's figure alone. */
 	in = input(true, 249, true, 45, 1);
 	in.host_cpus = 2;
@@ -310,6 +310,37 @@ static void claim_stands_when_its_vcpus_waited_for_a_busy_host(void **state)
 }
 
 /* auto never runs on the claim alone: without Xen's figure, no load. */
+static void starved_guest_is_neither_raised_nor_cut(void **state)
+{
+	/* 2 vCPUs ran 70% together, under 2 x low, on 2 host CPUs of
+	 * which 20% of one was idle: each may have waited 90%, so Xen's
+	 * idle figure may be the host's doing.  The count stays. */
+	struct as_signal_input in = input(true, 249, true, 2 * LOW - 10, 2);
+	unsigned int load = 0;
+
+	(void)state;
+	in.host_cpus = 2;
+	in.has_host_idle = true;
+	in.host_idle = 20;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 2 * HIGH);
+	/* The same figure on a mostly idle host of 16 CPUs: each waited at
+	 * most 2%, 70 + 4 < 2 x low: idle, cut to Xen's figure. */
+	in.host_cpus = 16;
+	in.host_idle = 16 * 100 - 30;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 2 * LOW - 10);
+	/* A claim under n x low still stands on a busy host. */
+	in.host_cpus = 2;
+	in.host_idle = 20;
+	in.guest = LOW;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, LOW);
+}
+
 static void auto_without_xen_takes_no_claim(void **state)
 {
 	struct as_signal_input in = input(true, 250, false, 0, 1);
@@ -379,6 +410,7 @@ int main(void)
 		cmocka_unit_test(bound_counts_no_more_vcpus_than_the_host_has),
 		cmocka_unit_test(
 			claim_stands_when_its_vcpus_waited_for_a_busy_host),
+		cmocka_unit_test(starved_guest_is_neither_raised_nor_cut),
 		cmocka_unit_test(auto_without_xen_takes_no_claim),
 		cmocka_unit_test(low_claim_is_never_raised),
 		cmocka_unit_test(names_parse_and_print),
