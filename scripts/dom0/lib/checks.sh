@@ -7,26 +7,30 @@
 # the scenario on any difference, on a mode that does not fit the count
 # (smp iff more than one vCPU online), or on UP text while Xen reports a
 # secondary up (the one rule that must never break). Sets XEN_ONLINE.
-# The guest's keys are read before and after Xen's view. Where something
-# still acts on the guest (an autoscaler), the keys may move or lag Xen by
-# one publication: a difference is read again, up to XEN_VIEW_TRIES times
-# 0.5 s apart, each retry logged, and fails only if it persists. The raw
-# xl vcpu-list goes to the log the first time and on any failure.
+# The guest's published state (online, mode, switches) is read before and
+# after Xen's view, so that a switch there and back between them shows.
+# Where something still acts on the guest (an autoscaler), the keys may
+# move or lag Xen by one publication: a difference is read again, up to
+# XEN_VIEW_TRIES times 0.5 s apart, each retry logged, and fails only if
+# it persists. The raw xl vcpu-list goes to the log the first time and on
+# any failure.
 XEN_VIEW_TRIES=${XEN_VIEW_TRIES:-6}
 
 check_xen_view() {
 	local what=${1:-settled step} before after try=1 problem
 	while :; do
-		before=$(guest_view)
+		before=$(published_state)
 		if ! XEN_ONLINE=$(xen_online_vcpus); then
 			xl vcpu-list "$GUEST" 2>&1
 			fail "$what: cannot count Xen's online vCPUs from xl vcpu-list (above)"
 		fi
-		after=$(guest_view)
-		# shellcheck disable=SC2086 # two words on purpose
+		after=$(published_state)
+		# shellcheck disable=SC2086 # online, mode, switches on purpose
 		problem=$(xen_view_problem "$XEN_ONLINE" $after)
 		[ "$before" = "$after" ] && [ -z "$problem" ] && break
-		[ -n "$problem" ] || problem="guest's keys moved ($before -> $after)"
+		# shellcheck disable=SC2086,SC2116 # joined on one line on purpose
+		[ -n "$problem" ] ||
+			problem="guest's keys moved ($(echo $before) -> $(echo $after))"
 		if [ "$try" -ge "$XEN_VIEW_TRIES" ]; then
 			xl vcpu-list "$GUEST" 2>&1
 			fail "$what: $problem (xl vcpu-list, $try reads)"
@@ -40,17 +44,9 @@ check_xen_view() {
 		log "$what: xl vcpu-list $GUEST:"
 		xl vcpu-list "$GUEST" 2>&1
 	fi
-	# shellcheck disable=SC2086 # two words on purpose
+	# shellcheck disable=SC2086 # online, mode, switches on purpose
 	set -- $after
 	log "$what: guest online=$1 mode=$2, Xen online=$XEN_ONLINE"
-}
-
-# guest_view: the guest's data/smpalt/online and mode on one line.
-guest_view() {
-	local vals
-	vals=$(xs_read_guest_keys data/smpalt/online data/smpalt/mode)
-	# shellcheck disable=SC2086 # joined on purpose
-	echo $vals
 }
 
 # xen_view_problem XEN_ONLINE ONLINE MODE: what is wrong with the guest's
