@@ -47,7 +47,12 @@
 #                         (default: boot allowance + the scenarios' limits)
 #                         A serial line silent for longer than the running
 #                         scenario's limit + 60 s ends the run earlier, as a
-#                         stall: the vCPUs' registers go to stall-registers.txt
+#                         stall: the vCPUs' registers go to stall-registers.txt.
+#                         A stall before dom0 is ready (no scenario has
+#                         started) boots the machine once more; the stopped
+#                         boot's files are kept as serial-stopped-1.log and
+#                         stall-registers-stopped-1.txt and named in the
+#                         report
 #   XEN_BUSY=1            a busy machine: one CPU hog per host core (nproc)
 #                         runs beside QEMU from its start to its end; the
 #                         scenarios' limits are doubled
@@ -98,6 +103,11 @@ POWEROFF_GRACE=15           # after DONE, before QEMU is killed
 # silent longer than the running scenario's limit (or the boot allowance)
 # plus this grace means the emulated machine itself stopped.
 STALL_GRACE=60
+# A machine that stops before dom0 is ready has run none of our code but
+# dom0's init (Xen and Debian's dom0 kernel under TCG; seen once in
+# hundreds of boots): it is booted again, up to this many boots in all.
+# The stopped boot's serial log and registers are kept and reported.
+BOOT_ATTEMPTS=2
 KILL_GRACE=3                # SIGTERM to SIGKILL
 # The soak scenario (tests/xen/soak.sh): its calls, seed and time limit.
 XEN_SOAK_N=${XEN_SOAK_N:-50}
@@ -457,26 +467,12 @@ tests_arg=$(IFS=$TESTS_SEP; echo "${to_run[*]}")
 dom0_args="$DOM0_CMDLINE smpalt.xen=$XEN_VERSION smpalt.tests=$tests_arg"
 dom0_args+=" smpalt.guest=$GUEST_KIND smpalt.timeout=$scenario_default_limit"
 dom0_args+="$dom0_limits smpalt.soak.n=$XEN_SOAK_N smpalt.soak.seed=$XEN_SOAK_SEED"
-: >"$SERIAL"
 case " ${to_run[*]} " in *" soak "*)
 	stage "soak: seed $XEN_SOAK_SEED, $XEN_SOAK_N vcpu-set calls (repeat with N=$XEN_SOAK_N SEED=$XEN_SOAK_SEED), limit $(scenario_limit soak)s" ;;
 esac
-[ "$XEN_BUSY" != 1 ] || start_hogs
 skipped_note=
 [ ${#to_run[@]} -eq ${#scenarios[@]} ] ||
 	skipped_note=", $((${#scenarios[@]} - ${#to_run[@]})) not for this guest (SKIP)"
-stage "qemu start: guest $GUEST_KIND, ${#to_run[@]} scenario(s): ${to_run[*]}$skipped_note (hard limit ${RUN_TIMEOUT}s)"
-Tq=$(date +%s)
-# fd 9 (the lock) is not passed on: only this script holds it. No network
-# card: dom0 needs none, and skipping its option ROM saves boot time.
-"$QEMU" -accel tcg -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM_MB" \
-	-nographic -no-reboot -monitor none -serial "file:$SERIAL" -net none \
-	-qmp "unix:$QMP_SOCK,server=on,wait=off" \
-	-kernel "$XEN_CACHE/xen" -append "$XEN_CMDLINE" \
-	-initrd "$XEN_CACHE/vmlinuz $dom0_args,$INITRD" \
-	</dev/null >"$RUN_DIR/qemu.log" 2>&1 9>&- &
-qemu_pid=$!
-echo "$qemu_pid" >"$RUN_DIR/qemu.pid"
 
 # qmp_hmp COMMAND...: run each HMP command in the QEMU of this run through
 # its QMP socket and print what it answers (the stall diagnostics).
@@ -514,107 +510,142 @@ stall_allowance() {
 	fi
 }
 
-# --- 4. follow the serial log live (status and reason: declared above)
-ready=0 done_seen=0 timed_out=0 stalled=0 current= fatal=
-deadline=$((Tq + RUN_TIMEOUT))
-exec 8< <(exec tail -n +1 -F --pid="$qemu_pid" "$SERIAL" 2>/dev/null)
-tail_pid=$!
-partial=
-last_output=$(date +%s)
-while :; do
-	if IFS= read -r -t 1 -u 8 chunk; then
-		line=${partial}${chunk}
-		partial=
-		last_output=$(date +%s)
-	else
-		rc=$?
-		if [ $rc -gt 128 ]; then
-			# read timed out; keep any partial line for the next read
-			partial+=$chunk
-			if [ "$(date +%s)" -ge "$deadline" ]; then
-				timed_out=1
-				stage "TIMEOUT: hard limit of ${RUN_TIMEOUT}s reached, killing QEMU"
-				break
+# boot_once: one QEMU run from power-on to exit (with the CPU hogs of
+# XEN_BUSY=1 beside it), its serial line followed live; sets ready,
+# done_seen, timed_out, stalled, last_line, current, fatal, status[],
+# reason[], qrc, ready_s and qemu_s.
+boot_once() {
+	local chunk line partial rc silent last_output deadline r name rest
+	: >"$SERIAL"
+	status=() reason=()
+	[ "$XEN_BUSY" != 1 ] || start_hogs
+	stage "qemu start: guest $GUEST_KIND, ${#to_run[@]} scenario(s): ${to_run[*]}$skipped_note (hard limit ${RUN_TIMEOUT}s)"
+	Tq=$(date +%s)
+	# fd 9 (the lock) is not passed on: only this script holds it. No network
+	# card: dom0 needs none, and skipping its option ROM saves boot time.
+	"$QEMU" -accel tcg -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM_MB" \
+		-nographic -no-reboot -monitor none -serial "file:$SERIAL" -net none \
+		-qmp "unix:$QMP_SOCK,server=on,wait=off" \
+		-kernel "$XEN_CACHE/xen" -append "$XEN_CMDLINE" \
+		-initrd "$XEN_CACHE/vmlinuz $dom0_args,$INITRD" \
+		</dev/null >"$RUN_DIR/qemu.log" 2>&1 9>&- &
+	qemu_pid=$!
+	echo "$qemu_pid" >"$RUN_DIR/qemu.pid"
+	ready=0 done_seen=0 timed_out=0 stalled=0 current= fatal= last_line=
+	deadline=$((Tq + RUN_TIMEOUT))
+	exec 8< <(exec tail -n +1 -F --pid="$qemu_pid" "$SERIAL" 2>/dev/null)
+	tail_pid=$!
+	partial=
+	last_output=$(date +%s)
+	while :; do
+		if IFS= read -r -t 1 -u 8 chunk; then
+			line=${partial}${chunk}
+			partial=
+			last_output=$(date +%s)
+		else
+			rc=$?
+			if [ $rc -gt 128 ]; then
+				# read timed out; keep any partial line for the next read
+				partial+=$chunk
+				if [ "$(date +%s)" -ge "$deadline" ]; then
+					timed_out=1
+					stage "TIMEOUT: hard limit of ${RUN_TIMEOUT}s reached, killing QEMU"
+					break
+				fi
+				silent=$(($(date +%s) - last_output))
+				if [ $done_seen = 0 ] && [ $silent -gt "$(stall_allowance)" ]; then
+					stalled=$silent
+					stage "STALL: no serial output for ${silent}s${current:+ during scenario $current}: the emulated machine stopped; killing QEMU"
+					stage "  the last line before the silence: ${last_line:-<none>}"
+					qmp_hmp "info status" "info cpus" "info registers -a" \
+						>"$RUN_DIR/stall-registers.txt" 2>&1 ||
+						echo "xen-run: could not query QEMU's monitor (see stall-registers.txt)" >&2
+					break
+				fi
+				if [ $done_seen = 1 ] && [ "$(date +%s)" -ge $((done_at + POWEROFF_GRACE)) ]; then
+					stage "dom0 did not power off within ${POWEROFF_GRACE}s, killing QEMU"
+					break
+				fi
+				continue
 			fi
-			silent=$(($(date +%s) - last_output))
-			if [ $done_seen = 0 ] && [ $silent -gt "$(stall_allowance)" ]; then
-				stalled=$silent
-				stage "STALL: no serial output for ${silent}s${current:+ during scenario $current}: the emulated machine stopped; killing QEMU"
-				qmp_hmp "info status" "info cpus" "info registers -a" \
-					>"$RUN_DIR/stall-registers.txt" 2>&1 ||
-					echo "xen-run: could not query QEMU's monitor (see stall-registers.txt)" >&2
-				break
-			fi
-			if [ $done_seen = 1 ] && [ "$(date +%s)" -ge $((done_at + POWEROFF_GRACE)) ]; then
-				stage "dom0 did not power off within ${POWEROFF_GRACE}s, killing QEMU"
-				break
-			fi
-			continue
+			break # EOF: QEMU has exited and tail drained the file
 		fi
-		break # EOF: QEMU has exited and tail drained the file
+		line=${line%$'\r'}
+		[ -z "$line" ] || last_line=$line
+		[ "${VERBOSE:-0}" != 1 ] || printf '%s\n' "$line"
+		case $line in
+		*"@@SMPALT READY"*)
+			ready=1
+			ready_s=$(($(date +%s) - Tq))
+			stage "dom0 ready ${ready_s}s after QEMU start (dom0 ${line##*@@SMPALT READY })"
+			;;
+		*"@@SMPALT START "*)
+			current=${line##*@@SMPALT START }
+			stage "scenario $current: start"
+			;;
+		*"@@SMPALT NOTE "*)
+			stage "  ${line##*@@SMPALT NOTE }"
+			;;
+		*"@@SMPALT LIVE "*)
+			printf '  | %s\n' "${line##*@@SMPALT LIVE }"
+			;;
+		*"@@SMPALT RESULT "*)
+			r=${line##*@@SMPALT RESULT }
+			name=${r%% *}
+			rest=${r#"$name"}
+			rest=${rest# }
+			status[$name]=${rest%% *}
+			reason[$name]=${rest#"${status[$name]}"}
+			reason[$name]=${reason[$name]# }
+			current=
+			stage "scenario $name: ${status[$name]}${reason[$name]:+ (${reason[$name]})}"
+			;;
+		*"@@SMPALT FATAL "*)
+			fatal=${line##*@@SMPALT FATAL }
+			stage "dom0 init failed: $fatal"
+			;;
+		*"@@SMPALT DONE"*)
+			done_seen=1
+			done_at=$(date +%s)
+			stage "dom0 done, powering off"
+			;;
+		*"@@"*) ;;
+		*"(XEN) Xen version"*)
+			stage "xen: ${line#*(XEN) }"
+			;;
+		*"Panic on CPU"* | *"Kernel panic"*)
+			fatal=${line}
+			stage "PANIC: $line"
+			;;
+		esac
+	done
+	exec 8<&-
+	if kill -0 "$qemu_pid" 2>/dev/null; then
+		kill -TERM "$qemu_pid" 2>/dev/null || true
 	fi
-	line=${line%$'\r'}
-	[ "${VERBOSE:-0}" != 1 ] || printf '%s\n' "$line"
-	case $line in
-	*"@@SMPALT READY"*)
-		ready=1
-		ready_s=$(($(date +%s) - Tq))
-		stage "dom0 ready ${ready_s}s after QEMU start (dom0 ${line##*@@SMPALT READY })"
-		;;
-	*"@@SMPALT START "*)
-		current=${line##*@@SMPALT START }
-		stage "scenario $current: start"
-		;;
-	*"@@SMPALT NOTE "*)
-		stage "  ${line##*@@SMPALT NOTE }"
-		;;
-	*"@@SMPALT LIVE "*)
-		printf '  | %s\n' "${line##*@@SMPALT LIVE }"
-		;;
-	*"@@SMPALT RESULT "*)
-		r=${line##*@@SMPALT RESULT }
-		name=${r%% *}
-		rest=${r#"$name"}
-		rest=${rest# }
-		status[$name]=${rest%% *}
-		reason[$name]=${rest#"${status[$name]}"}
-		reason[$name]=${reason[$name]# }
-		current=
-		stage "scenario $name: ${status[$name]}${reason[$name]:+ (${reason[$name]})}"
-		;;
-	*"@@SMPALT FATAL "*)
-		fatal=${line##*@@SMPALT FATAL }
-		stage "dom0 init failed: $fatal"
-		;;
-	*"@@SMPALT DONE"*)
-		done_seen=1
-		done_at=$(date +%s)
-		stage "dom0 done, powering off"
-		;;
-	*"@@"*) ;;
-	*"(XEN) Xen version"*)
-		stage "xen: ${line#*(XEN) }"
-		;;
-	*"Panic on CPU"* | *"Kernel panic"*)
-		fatal=${line}
-		stage "PANIC: $line"
-		;;
-	esac
+	qrc=0
+	wait "$qemu_pid" 2>/dev/null || qrc=$?
+	qemu_pid=
+	stop_hogs
+	qemu_s=$(($(date +%s) - Tq))
+	stage "qemu exited (status $qrc) after ${qemu_s}s"
+	if [ -s "$RUN_DIR/qemu.log" ]; then
+		echo "xen-run: QEMU said:" >&2
+		tail -5 "$RUN_DIR/qemu.log" | sed 's/^/    /' >&2
+	fi
+}
+
+# --- 4. boot: again if the machine stopped before dom0 was ready
+attempt=1
+stopped_boots=()
+while boot_once; [ "$stalled" != 0 ] && [ "$ready" = 0 ] && [ $attempt -lt $BOOT_ATTEMPTS ]; do
+	mv "$SERIAL" "$RUN_DIR/serial-stopped-$attempt.log"
+	[ ! -f "$RUN_DIR/stall-registers.txt" ] ||
+		mv "$RUN_DIR/stall-registers.txt" "$RUN_DIR/stall-registers-stopped-$attempt.txt"
+	stopped_boots+=("boot $attempt (serial-stopped-$attempt.log, stall-registers-stopped-$attempt.txt; last line: ${last_line:-<none>})")
+	attempt=$((attempt + 1))
+	stage "the emulated machine stopped before dom0 was ready, so no scenario ran: booting again (boot $attempt of at most $BOOT_ATTEMPTS)"
 done
-exec 8<&-
-if kill -0 "$qemu_pid" 2>/dev/null; then
-	kill -TERM "$qemu_pid" 2>/dev/null || true
-fi
-qrc=0
-wait "$qemu_pid" 2>/dev/null || qrc=$?
-qemu_pid=
-stop_hogs
-qemu_s=$(($(date +%s) - Tq))
-stage "qemu exited (status $qrc) after ${qemu_s}s"
-if [ -s "$RUN_DIR/qemu.log" ]; then
-	echo "xen-run: QEMU said:" >&2
-	tail -5 "$RUN_DIR/qemu.log" | sed 's/^/    /' >&2
-fi
 
 # --- 5. split the result blocks into files
 tr -d '\r' <"$SERIAL" | awk -v dir="$RUN_DIR" '
@@ -688,6 +719,9 @@ for s in "${failed_logs[@]}"; do
 	for f in "$RUN_DIR/$s.log" "$RUN_DIR/console-smpalt-$s.log"; do
 		[ -f "$f" ] && echo "    see $f"
 	done
+done
+for b in "${stopped_boots[@]}"; do
+	echo "xen-run: the emulated machine stopped before dom0 was ready and was booted again: $b"
 done
 echo "timings: dom0 ready after ${ready_s:-never}${ready_s:+s} from QEMU start, QEMU ran ${qemu_s}s," \
 	"whole run $(elapsed | tr -d ' ')s" | tee "$RUN_DIR/timings.txt"
