@@ -11,7 +11,10 @@
 #   make bench ROUNDS=N     N rounds of vcpu-set 2 1 4 1 (default 5)
 #   make bench KVERS="6.1 7.2"  the patched Linux versions measured
 #                           (default 6.1 6.12 7.2; each built first, as by
-#                           make linux KVER=...)
+#                           make linux KVER=...); an entry KVER-CONFIG is
+#                           that version in a configuration of make linux
+#                           CONFIG=: KVERS="6.1 6.1-debug 6.1-debian"
+#                           measures the three configurations of 6.1
 #   make bench BENCH_SCENARIOS="bench-linux-smpalt"  only those scenarios
 #   make bench-report RESULTS=results/<timestamp>
 #                           redo the CSVs, plots and summary of a run
@@ -45,11 +48,15 @@ $(XS_STAMP): $(TOP)/tests/bench/xs_stamp.c $(TOP)/mk/bench.mk
 
 # The patched Linux guest of each version of KVERS, built as by make linux.
 .PHONY: bench-linux
+# An entry KVER-CONFIG (6.1-debug) is that version in that configuration.
 bench-linux:
 	@for v in $(KVERS); do \
-		KVER=$$v CONFIG=default STOCK=0 bash $(TOP)/scripts/build/build-linux.sh || exit 1; \
+		case $$v in *-*) k=$${v%%-*} c=$${v#*-} ;; *) k=$$v c=default ;; esac; \
+		KVER=$$k CONFIG=$$c STOCK=0 bash $(TOP)/scripts/build/build-linux.sh || exit 1; \
 	done
-	@KVER=$(firstword $(KVERS)) CONFIG=default STOCK=1 bash $(TOP)/scripts/build/build-linux.sh
+	@v=$(firstword $(KVERS)); \
+	case $$v in *-*) k=$${v%%-*} c=$${v#*-} ;; *) k=$$v c=default ;; esac; \
+	KVER=$$k CONFIG=$$c STOCK=1 bash $(TOP)/scripts/build/build-linux.sh
 
 bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) bench-linux
 	@KVERS='$(KVERS)' BENCH_SCENARIOS='$(BENCH_SCENARIOS)' \

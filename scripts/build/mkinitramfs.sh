@@ -231,8 +231,8 @@ LINUX_SMPALT_DIR=${LINUX_SMPALT_DIR:-}
 [ -z "$LINUX_SMPALT_DIR" ] ||
 	install_linux_smpalt "$LINUX_SMPALT_DIR" /opt/smpalt/linux-smpalt
 for v in ${LINUX_SMPALT_VERSIONS:-}; do
-	[[ $v =~ ^[0-9]+\.[0-9]+=. ]] ||
-		die "LINUX_SMPALT_VERSIONS: '$v' is not KVER=DIR"
+	[[ $v =~ ^[0-9]+\.[0-9]+(-[a-z]+)?=. ]] ||
+		die "LINUX_SMPALT_VERSIONS: '$v' is not KVER=DIR or KVER-CONFIG=DIR"
 	install_linux_smpalt "${v#*=}" "/opt/smpalt/linux-smpalt-${v%%=*}"
 done
 

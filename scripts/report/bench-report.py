@@ -180,6 +180,15 @@ def fork_rates(rows, system, form):
             and int(r["cs"]) > 0]
 
 
+def series_label(kver):
+    """The summary's name of a patched guest: KVER is a version (6.1) or a
+    version and a configuration of make linux CONFIG= (6.1-debug)."""
+    version, _, config = kver.partition("-")
+    if config:
+        return "Linux %s (%s configuration) + smpalt series" % (version, config)
+    return "Linux %s + smpalt series" % version
+
+
 def linux_smpalt_rows(label, rows, lsw):
     """Summary rows of one patched Linux guest's steps (LABEL names it):
     latency, switch durations (LSW: stats per direction), reaction per kind
@@ -723,7 +732,7 @@ def main():
                      if r.get("reaction_ms")])
         for label, dx, rows in (
             [("smpalt", -0.1, smpalt)]
-            + [("Linux %s + smpalt series" % v, 0.1 * (i + 1), by_kver[v])
+            + [(series_label(v), 0.1 * (i + 1), by_kver[v])
                for i, v in enumerate(kvers)])]
     if any(pts for _, _, pts in react_series) and \
             plot_reaction(res, react_series):
@@ -780,10 +789,10 @@ def main():
     # (which runs with the first version), then each other version.
     labels = dict(LABELS_TCG)
     if kvers:
-        labels["patched"] = "Linux %s + smpalt series" % kvers[0]
+        labels["patched"] = series_label(kvers[0])
     table += linux_rows(linux, first, work, labels)
     for v in kvers[1:]:
-        table += linux_smpalt_rows("Linux %s + smpalt series" % v,
+        table += linux_smpalt_rows(series_label(v),
                                    by_kver[v], lsw[v])
     table += dom0_weight_rows(weight)
     if host_last:

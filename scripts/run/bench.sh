@@ -30,7 +30,10 @@
 # Environment:
 #   KVERS         the patched Linux versions bench-linux-smpalt measures,
 #                 each guest carried in the dom0 image (default
-#                 "6.1 6.12 7.2"; each needs make linux KVER=...)
+#                 "6.1 6.12 7.2"; each needs make linux KVER=...); an
+#                 entry KVER-CONFIG (6.1-debug, 6.1-debian) is that
+#                 version in that configuration (make linux KVER=...
+#                 CONFIG=...)
 #   BENCH_SCENARIOS  the Xen scenarios to run (default: all of the above);
 #                 a part left out is reported "not measured"
 #   RESULTS_DIR   default results/<UTC timestamp>; results/latest points
@@ -40,6 +43,16 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/host.sh"
 host_script bench 2
 read -ra kvers <<<"${KVERS:-6.1 6.12 7.2}"
+# kver_config ENTRY: "KVER CONFIG" of a KVERS entry (KVER or KVER-CONFIG).
+kver_config() {
+	[[ $1 =~ ^[0-9]+\.[0-9]+(-[a-z]+)?$ ]] ||
+		die "KVERS: '$1' is not a version (6.1) or a version and a configuration (6.1-debug)"
+	case $1 in
+	*-*) echo "${1%%-*} ${1#*-}" ;;
+	*) echo "$1 default" ;;
+	esac
+}
+for v in "${kvers[@]}"; do kver_config "$v" >/dev/null; done
 # shellcheck disable=SC2206 # a list of words on purpose
 XEN_SCENARIOS=(${BENCH_SCENARIOS:-bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt})
 ROUNDS=5
@@ -77,7 +90,8 @@ failed=0
 # STOCK=1: its tree and configuration without the series), so that every
 # stock-against-patched row differs by the series alone.
 # shellcheck disable=SC1091 # sourced for its paths only
-stock_vmlinuz=$(KVER=${kvers[0]} CONFIG=default STOCK=1
+read -r first_kver first_config < <(kver_config "${kvers[0]}")
+stock_vmlinuz=$(KVER=$first_kver CONFIG=$first_config STOCK=1
 	. "$TOP/scripts/lib/linux-version.sh"
 	echo "$LINUX_VMLINUZ")
 LINUX_DOMU_DIR=$(dirname "$(dirname "$stock_vmlinuz")")/domu
@@ -97,16 +111,17 @@ smpalt_linux_dir="" smpalt_linux_versions=""
 for v in "${kvers[@]}"; do
 	stage "patched Linux $v domU initramfs (scripts/build/mk-linux-smpalt-domu.sh)"
 	# shellcheck disable=SC1091 # sourced for its paths only
-	read -r vmlinuz domu_dir < <(KVER=$v CONFIG=default
+	read -r kver config < <(kver_config "$v")
+	read -r vmlinuz domu_dir < <(KVER=$kver CONFIG=$config
 		. "$TOP/scripts/lib/linux-version.sh"
 		echo "$LINUX_VMLINUZ $LINUX_DOMU_SMPALT")
 	if [ -f "$vmlinuz" ] &&
-		KVER=$v bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$domu_dir" \
+		KVER=$kver CONFIG=$config bash "$TOP/scripts/build/mk-linux-smpalt-domu.sh" -o "$domu_dir" \
 			-k "$vmlinuz" >>"$res/fetch.log" 2>&1; then
 		[ -n "$smpalt_linux_dir" ] || smpalt_linux_dir=$domu_dir
 		smpalt_linux_versions="$smpalt_linux_versions $v=$domu_dir"
 	else
-		stage "no patched Linux $v domU (make linux KVER=$v; see $res/fetch.log): bench-linux-smpalt will fail"
+		stage "no patched Linux $v domU (make linux KVER=$kver CONFIG=$config; see $res/fetch.log): bench-linux-smpalt will fail"
 		failed=1
 	fi
 done

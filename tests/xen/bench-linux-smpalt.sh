@@ -3,7 +3,8 @@
 # stock Linux in the same Xen boot.
 # Input: the patched guest of each Linux version named by
 # smpalt.bench.kvers=KVER:... on the dom0 command line (make bench KVERS=,
-# each carried to /opt/smpalt/linux-smpalt-KVER/; without it, the one guest
+# each carried to /opt/smpalt/linux-smpalt-KVER/, where KVER may name a
+# configuration too, 6.1-debug; without it, the one guest
 # of /opt/smpalt/linux-smpalt/, taken as 6.1) with xl-configs/linux-smpalt.cfg
 # (vcpus=1, maxvcpus=4, without the counters self-test), and the stock
 # Debian 6.1 domU (xl-configs/linux.cfg) once:
@@ -168,8 +169,11 @@ else
 	default_dir=$LINUX_SMPALT_DIR
 	for kver in $KVERS; do
 		LINUX_SMPALT_DIR=$SMPALT_DIR/linux-smpalt-$kver
+		# A configuration that needs more memory (Debian's) says how much.
+		# shellcheck disable=SC2046 # one key=value or none
 		run_steps "$kver" "kernel=\"$LINUX_SMPALT_DIR/vmlinuz\"" \
-			"ramdisk=\"$LINUX_SMPALT_DIR/initrd.gz\""
+			"ramdisk=\"$LINUX_SMPALT_DIR/initrd.gz\"" \
+			$([ ! -f "$LINUX_SMPALT_DIR/memory" ] || echo "memory=$(cat "$LINUX_SMPALT_DIR/memory")")
 	done
 	LINUX_SMPALT_DIR=$default_dir
 fi
