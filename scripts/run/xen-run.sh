@@ -636,15 +636,18 @@ boot_once() {
 }
 
 # --- 4. boot: again if the machine stopped before dom0 was ready
+# (boot_once runs outside a condition, so that set -e holds in it.)
 attempt=1
 stopped_boots=()
-while boot_once; [ "$stalled" != 0 ] && [ "$ready" = 0 ] && [ $attempt -lt $BOOT_ATTEMPTS ]; do
+boot_once
+while [ "$stalled" != 0 ] && [ "$ready" = 0 ] && [ $attempt -lt $BOOT_ATTEMPTS ]; do
 	mv "$SERIAL" "$RUN_DIR/serial-stopped-$attempt.log"
 	[ ! -f "$RUN_DIR/stall-registers.txt" ] ||
 		mv "$RUN_DIR/stall-registers.txt" "$RUN_DIR/stall-registers-stopped-$attempt.txt"
 	stopped_boots+=("boot $attempt (serial-stopped-$attempt.log, stall-registers-stopped-$attempt.txt; last line: ${last_line:-<none>})")
 	attempt=$((attempt + 1))
 	stage "the emulated machine stopped before dom0 was ready, so no scenario ran: booting again (boot $attempt of at most $BOOT_ATTEMPTS)"
+	boot_once
 done
 
 # --- 5. split the result blocks into files
