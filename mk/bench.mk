@@ -46,17 +46,18 @@ $(XS_STAMP): $(TOP)/tests/bench/xs_stamp.c $(TOP)/mk/bench.mk
 	$(call msg,CCLD,$@)
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $< -lxenstore
 
-# The patched Linux guest of each version of KVERS, built as by make linux.
+# The patched Linux guest of each version of KVERS, built as by make linux,
+# and the stock control of the first. An entry KVER-CONFIG (6.1-debug) is
+# that version in that configuration.
 .PHONY: bench-linux
-# An entry KVER-CONFIG (6.1-debug) is that version in that configuration.
 bench-linux:
-	@for v in $(KVERS); do \
+	@stock=1; for v in $(KVERS); do \
 		case $$v in *-*) k=$${v%%-*} c=$${v#*-} ;; *) k=$$v c=default ;; esac; \
-		KVER=$$k CONFIG=$$c STOCK=0 bash $(TOP)/scripts/build/build-linux.sh || exit 1; \
+		for s in 0 $$stock; do \
+			KVER=$$k CONFIG=$$c STOCK=$$s bash $(TOP)/scripts/build/build-linux.sh || exit 1; \
+		done; \
+		stock=; \
 	done
-	@v=$(firstword $(KVERS)); \
-	case $$v in *-*) k=$${v%%-*} c=$${v#*-} ;; *) k=$$v c=default ;; esac; \
-	KVER=$$k CONFIG=$$c STOCK=1 bash $(TOP)/scripts/build/build-linux.sh
 
 bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) bench-linux
 	@KVERS='$(KVERS)' BENCH_SCENARIOS='$(BENCH_SCENARIOS)' \
