@@ -103,8 +103,7 @@ TOOLS_DAEMON += tools/autoscale_csv.c
 TEST_SRCS_autoscale_csv_test := tests/unit/autoscale_csv_test.c \
 	tools/autoscale_csv.c tools/autoscale_text.c
 TOOLS_TESTS += autoscale_csv_test
-# Prometheus metrics: the text (checked by promtool), the textfile and the
-# HTTP endpoint.
+# Prometheus metrics: the text (checked by promtool) and the textfile.
 TOOLS_DAEMON += tools/autoscale_metrics.c
 TEST_SRCS_autoscale_metrics_test := tests/unit/autoscale_metrics_test.c \
 	tools/autoscale_metrics.c tools/autoscale_text.c

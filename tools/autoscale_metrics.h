@@ -2,8 +2,8 @@
 /*
  * autoscale_metrics.h - the autoscaler's Prometheus metrics: what it
  * counts per domain and for itself, the text exposition format (version
- * 0.0.4), a file for node_exporter's textfile collector replaced
- * atomically, and a minimal HTTP endpoint (host tests:
+ * 0.0.4) and a file for node_exporter's textfile collector, replaced
+ * atomically (host tests:
  * autoscale_metrics_test.c, which also runs `promtool check metrics`).
  *
  * Metrics (labels: domain = the domain's name, domid = its id):
@@ -45,10 +45,7 @@
  *   as_metrics_config_reload(&m, ok, now)            after each SIGHUP
  *   text = as_metrics_render(&m, &len)               once per round, then
  *   as_metrics_write_file(path, text, len)           with --metrics-file
- *   fd = as_metrics_listen("127.0.0.1:9470")         --metrics-listen, at
- *       start; poll fd for POLLIN with the rest, and when readable:
- *   as_metrics_serve(fd, &m, AS_METRICS_HTTP_TIMEOUT_MS)
- *   as_metrics_free(&m)                              at exit
+ * *   as_metrics_free(&m)                              at exit
  */
 #ifndef SMPALT_AUTOSCALE_METRICS_H
 #define SMPALT_AUTOSCALE_METRICS_H
@@ -57,10 +54,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The whole of one HTTP exchange, request read to response written. */
-#define AS_METRICS_HTTP_TIMEOUT_MS 500
-/* Longest request (request line and headers) the endpoint reads. */
-#define AS_METRICS_HTTP_REQUEST_MAX 4096
 /* Mode of the textfile collector's file (node_exporter reads it). */
 #define AS_METRICS_FILE_MODE 0644
 
@@ -120,31 +113,5 @@ void as_metrics_label_value(struct as_text *t, const char *value);
  * 0 or -errno (no temporary file is left behind).
  */
 int as_metrics_write_file(const char *path, const char *text, size_t len);
-
-/*
- * A listening TCP socket on "IPV4:PORT" or "[IPV6]:PORT" (numeric only;
- * port 0 picks a free one), non-blocking and close-on-exec.  Returns the
- * fd, or -EINVAL for a malformed address, or -errno.  The endpoint has no
- * authentication: give it a loopback address.
- */
-int as_metrics_listen(const char *addr);
-
-/*
- * The HTTP status for a request (bytes up to the blank line): 200 for
- * "GET /metrics" or "HEAD /metrics" (a query string is ignored) in
- * HTTP/1.0 or 1.1, 404 for another path, 405 for another method, 400 for
- * anything malformed.  *head: the method was HEAD.  Pure.
- */
-int as_metrics_http_status(const char *req, size_t len, bool *head);
-
-/*
- * Accept one pending connection on listen_fd and answer it: read the
- * request, reply with the metrics (or the error status), close.  Never
- * blocks beyond timeout_ms in all; a client that has not sent a whole
- * request by then is dropped.  0 when answered, -EAGAIN when no
- * connection was pending, -ETIMEDOUT, -EMSGSIZE (request too long: 431
- * sent), or -errno.
- */
-int as_metrics_serve(int listen_fd, const struct as_metrics *m, int timeout_ms);
 
 #endif /* SMPALT_AUTOSCALE_METRICS_H */

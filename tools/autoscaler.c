@@ -16,10 +16,10 @@
  * autoscale_journal.h); each sample of each domain is one CSV row, its
  * text escaped (autoscale_csv.h).  Each domain's settings come from the
  * configuration file (autoscale_config.h), read again at SIGHUP; metrics
- * go to a file and a local HTTP endpoint (autoscale_metrics.h).  See
+ * go to a file for node_exporter's textfile collector
+ * (autoscale_metrics.h).  See
  * docs/autoscaler.md.
  */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -34,8 +34,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <xenstat.h>
 #include <xenstore.h>
@@ -140,7 +138,6 @@ struct options {
 	const char *config_path;
 	bool config_given; /* --config: the file must exist */
 	const char *metrics_file;
-	const char *metrics_listen;
 	const char *xl;
 	const char *libvirt_uri;
 	const char *const *specs; /* DOMAIN arguments */
@@ -240,7 +237,6 @@ static const struct as_settings conf_base = {
 };
 static struct as_settings conf_cli;
 static struct as_metrics metrics;
-static int metrics_fd = -1;
 static enum as_log_route log_route = AS_LOG_PLAIN;
 static uint64_t start_ms;
 static unsigned long long csv_rows, changes, change_failures, change_timeouts,
@@ -1683,20 +1679,6 @@ static void reload_config(void)
 			configure_domain(domains[i], false);
 }
 
-/*
- * Answer one HTTP client waiting at --metrics-listen, within
- * AS_METRICS_HTTP_TIMEOUT_MS; the next one, if any, after the wait has
- * checked whether a sample is due.
- */
-static void serve_metrics(void)
-{
-	int rc = as_metrics_serve(metrics_fd, &metrics,
-				  AS_METRICS_HTTP_TIMEOUT_MS);
-
-	if (rc && rc != -EAGAIN)
-		log_line(AS_PRIO_DEBUG, "metrics: a client: %s", strerror(-rc));
-}
-
 /* --metrics-file: the metrics as they are after a round.  A failure is
  * said once, until it works again. */
 static void write_metrics(void)
@@ -1721,55 +1703,10 @@ static void write_metrics(void)
 	failing = rc != 0;
 }
 
-/* The address a socket is bound to, "IPV4:PORT" or "[IPV6]:PORT" (the
- * port picked when 0 was asked for). */
-static bool bound_address(int fd, char *buf, size_t len)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char host[INET6_ADDRSTRLEN];
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &sl))
-		return false;
-	if (ss.ss_family == AF_INET) {
-		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
-
-		inet_ntop(AF_INET, &a->sin_addr, host, sizeof(host));
-		snprintf(buf, len, "%s:%u", host, ntohs(a->sin_port));
-		return true;
-	}
-	if (ss.ss_family == AF_INET6) {
-		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
-
-		inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof(host));
-		snprintf(buf, len, "[%s]:%u", host, ntohs(a->sin6_port));
-		return true;
-	}
-	return false;
-}
-
-/* --metrics-listen: the socket, or exit. */
+/* The metrics' counts, from start. */
 static void open_metrics(void)
 {
-	char addr[INET6_ADDRSTRLEN + NUM_MAX];
-
 	as_metrics_init(&metrics, unix_ms() / MS_PER_SEC);
-	if (!opt.metrics_listen)
-		return;
-	metrics_fd = as_metrics_listen(opt.metrics_listen);
-	if (metrics_fd == -EINVAL)
-		usage_error("--metrics-listen: '%s' is not IPV4:PORT nor "
-			    "[IPV6]:PORT",
-			    opt.metrics_listen);
-	if (metrics_fd < 0) {
-		error("--metrics-listen %s: %s", opt.metrics_listen,
-		      strerror(-metrics_fd));
-		exit(EXIT_RUNTIME);
-	}
-	log_line(AS_PRIO_INFO, "metrics served at http://%s/metrics",
-		 bound_address(metrics_fd, addr, sizeof(addr))
-			 ? addr
-			 : opt.metrics_listen);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -1838,11 +1775,7 @@ static bool drain_watches(void)
  */
 static void wait_until(uint64_t until_ms)
 {
-	struct pollfd pfd[2] = {
-		{.fd = xs_fileno(xsh), .events = POLLIN},
-		{.fd = metrics_fd, .events = POLLIN},
-	};
-	nfds_t nfds = metrics_fd >= 0 ? 2 : 1;
+	struct pollfd pfd = {.fd = xs_fileno(xsh), .events = POLLIN};
 
 	while (!stop_signal && !hangup) {
 		uint64_t now = now_ms();
@@ -1853,11 +1786,9 @@ static void wait_until(uint64_t until_ms)
 			return;
 		ts.tv_sec = (time_t)((until_ms - now) / MS_PER_SEC);
 		ts.tv_nsec = (long)((until_ms - now) % MS_PER_SEC) * NS_PER_MS;
-		r = ppoll(pfd, nfds, &ts, &wait_mask);
-		if (r > 0 && (pfd[0].revents & POLLIN) && drain_watches())
+		r = ppoll(&pfd, 1, &ts, &wait_mask);
+		if (r > 0 && (pfd.revents & POLLIN) && drain_watches())
 			scan_domains();
-		if (r > 0 && nfds > 1 && pfd[1].revents)
-			serve_metrics();
 	}
 }
 
@@ -1949,10 +1880,6 @@ static void print_help(void)
 	       "atomically every period\n"
 	       "                        (node_exporter's textfile "
 	       "collector)\n"
-	       "      --metrics-listen ADDR:PORT  serve them at GET /metrics "
-	       "(IPv4 or [IPv6],\n"
-	       "                        numeric; no authentication: a "
-	       "loopback address)\n"
 	       "  -1, --once            one sample, no hold time, then exit\n"
 	       "  -n, --dry-run         decide and log, change nothing\n"
 	       "  -x, --xl PATH         the xl program (default %s)\n"
@@ -2180,8 +2107,12 @@ static void parse_args(int argc, char **argv)
 			opt.metrics_file = optarg;
 			break;
 		case OPT_METRICS_LISTEN:
-			opt.metrics_listen = optarg;
-			break;
+			/* The daemon holds privcmd and xenstore write access:
+			 * no network listener belongs in it. */
+			usage_error("--metrics-listen: removed; use "
+				    "--metrics-file with node_exporter's "
+				    "textfile collector to serve the metrics "
+				    "over HTTP");
 		case 'v':
 			opt.verbose = true;
 			break;
@@ -2410,8 +2341,6 @@ int main(int argc, char **argv)
 		 csv_rows == 1 ? "" : "s", opt.csv_path ? " in " : "",
 		 opt.csv_path ? opt.csv_path : "");
 	as_csv_close(&csv);
-	if (metrics_fd >= 0)
-		close(metrics_fd);
 	as_metrics_free(&metrics);
 	as_conf_free(conf);
 	if (libvirt_backend)

@@ -5,15 +5,12 @@
  * by `promtool check metrics` (PROMTOOL_BIN: unpacked from Debian's
  * prometheus package by scripts/build/fetch-promtool.sh; a missing promtool
  * fails the test), label values with hostile domain names, the
- * textfile collector's file replaced atomically, and the HTTP endpoint
- * over a loopback socket.
+ * textfile collector's file replaced atomically.
  */
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <netinet/in.h>
 #include <setjmp.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -22,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -423,219 +419,6 @@ static void textfile_error_leaves_no_temporary_file(void **state)
 	assert_int_equal(as_metrics_write_file(path, "a 1\n", 4), -ENOENT);
 }
 
-static void listen_refuses_malformed_addresses(void **state)
-{
-	static const char *const bad[] = {
-		"",
-		"9470",
-		"127.0.0.1",
-		"127.0.0.1:",
-		"127.0.0.1:x",
-		"127.0.0.1:65536",
-		"localhost:9470",
-		"[::1:9470",
-		"[::1]9470",
-		"::1:9470",
-		"1.2.3:9470",
-		"127.0.0.1:-1",
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int fd = as_metrics_listen(bad[i]);
-
-		if (fd != -EINVAL)
-			fail_msg("\"%s\": %d, expected -EINVAL", bad[i], fd);
-	}
-}
-
-static void http_status_of_requests(void **state)
-{
-#define S(req, head_expected, status)                                          \
-	do {                                                                   \
-		bool h;                                                        \
-		assert_int_equal(as_metrics_http_status(req, strlen(req), &h), \
-				 status);                                      \
-		assert_int_equal(h, head_expected);                            \
-	} while (0)
-	(void)state;
-	S("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", false, 200);
-	S("GET /metrics HTTP/1.0\n\n", false, 200);
-	S("GET /metrics?name[]=up HTTP/1.1\r\n\r\n", false, 200);
-	S("HEAD /metrics HTTP/1.1\r\n\r\n", true, 200);
-	S("GET / HTTP/1.1\r\n\r\n", false, 404);
-	S("GET /metricsx HTTP/1.1\r\n\r\n", false, 404);
-	S("GET /metric HTTP/1.1\r\n\r\n", false, 404);
-	S("POST /metrics HTTP/1.1\r\n\r\n", false, 405);
-	S("get /metrics HTTP/1.1\r\n\r\n", false, 405);
-	S("GET /metrics HTTP/2.0\r\n\r\n", false, 400);
-	S("GET /metrics\r\n\r\n", false, 400);
-	S("GET  /metrics HTTP/1.1\r\n\r\n", false, 400);
-	S("GET /metrics HTTP/1.1 x\r\n\r\n", false, 400);
-	S("GET metrics HTTP/1.1\r\n\r\n", false, 400);
-	S("GET /met\x01rics HTTP/1.1\r\n\r\n", false, 400);
-	S("\r\n\r\n", false, 400);
-	S("GET /metrics HTTP/1.1", false, 400);
-#undef S
-}
-
-/* A client connected to a listener on a free loopback port. */
-static void connect_pair(int *lfd, int *cfd)
-{
-	struct sockaddr_in sa;
-	socklen_t len = sizeof(sa);
-
-	*lfd = as_metrics_listen("127.0.0.1:0");
-	assert_true(*lfd >= 0);
-	assert_int_equal(getsockname(*lfd, (struct sockaddr *)&sa, &len), 0);
-	*cfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	assert_true(*cfd >= 0);
-	assert_int_equal(connect(*cfd, (struct sockaddr *)&sa, len), 0);
-}
-
-/* Send req, let the endpoint answer, return what came back. */
-static int exchange(const char *req, size_t reqlen, char *resp, size_t len,
-		    int timeout_ms, bool shut)
-{
-	struct as_metrics m;
-	size_t got = 0;
-	ssize_t n;
-	int lfd, cfd, err;
-
-	fill(&m);
-	connect_pair(&lfd, &cfd);
-	assert_int_equal(send(cfd, req, reqlen, MSG_NOSIGNAL), (ssize_t)reqlen);
-	if (shut)
-		shutdown(cfd, SHUT_WR);
-	err = as_metrics_serve(lfd, &m, timeout_ms);
-	while ((n = recv(cfd, resp + got, len - 1 - got, 0)) > 0)
-		got += (size_t)n;
-	resp[got] = '\0';
-	close(cfd);
-	close(lfd);
-	as_metrics_free(&m);
-	return err;
-}
-
-static void http_get_metrics_returns_the_text(void **state)
-{
-	static const char req[] = "GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n";
-	char resp[RESPONSE_MAX], *text, *body;
-	struct as_metrics m;
-	size_t len;
-
-	(void)state;
-	assert_int_equal(exchange(req, strlen(req), resp, sizeof(resp),
-				  SERVE_TIMEOUT_MS, false),
-			 0);
-	fill(&m);
-	text = as_metrics_render(&m, &len);
-	body = strstr(resp, "\r\n\r\n");
-	assert_non_null(body);
-	*body = '\0';
-	assert_non_null(strstr(resp, "HTTP/1.1 200 OK\r\n"));
-	assert_non_null(strstr(resp, "\r\nContent-Type: text/plain; "
-				     "version=0.0.4; charset=utf-8\r\n"));
-	assert_non_null(strstr(resp, "\r\nConnection: close"));
-	{
-		char cl[64];
-
-		snprintf(cl, sizeof(cl), "\r\nContent-Length: %zu\r\n", len);
-		assert_non_null(strstr(resp, cl));
-	}
-	assert_string_equal(body + 4, text);
-	free(text);
-	as_metrics_free(&m);
-}
-
-static void http_head_has_no_body(void **state)
-{
-	static const char req[] = "HEAD /metrics HTTP/1.0\r\n\r\n";
-	char resp[RESPONSE_MAX];
-
-	(void)state;
-	assert_int_equal(exchange(req, strlen(req), resp, sizeof(resp),
-				  SERVE_TIMEOUT_MS, false),
-			 0);
-	assert_memory_equal(resp, "HTTP/1.1 200 OK\r\n", 17);
-	assert_string_equal(strstr(resp, "\r\n\r\n"), "\r\n\r\n");
-}
-
-static void http_errors_get_their_status(void **state)
-{
-	char resp[RESPONSE_MAX];
-
-	(void)state;
-	assert_int_equal(exchange("GET /x HTTP/1.1\r\n\r\n", 19, resp,
-				  sizeof(resp), SERVE_TIMEOUT_MS, false),
-			 0);
-	assert_string_equal(resp, "HTTP/1.1 404 Not Found\r\n"
-				  "Content-Type: text/plain\r\n"
-				  "Content-Length: 10\r\n"
-				  "Connection: close\r\n\r\nNot Found\n");
-	assert_int_equal(exchange("PUT /metrics HTTP/1.1\r\n\r\n", 25, resp,
-				  sizeof(resp), SERVE_TIMEOUT_MS, false),
-			 0);
-	assert_memory_equal(resp, "HTTP/1.1 405 Method Not Allowed\r\n", 33);
-	assert_non_null(strstr(resp, "\r\nAllow: GET, HEAD\r\n"));
-	assert_int_equal(exchange("hello\r\n\r\n", 9, resp, sizeof(resp),
-				  SERVE_TIMEOUT_MS, false),
-			 0);
-	assert_memory_equal(resp, "HTTP/1.1 400 Bad Request\r\n", 26);
-	/* A NUL byte in the request. */
-	assert_int_equal(exchange("GET /metrics\0 HTTP/1.1\r\n\r\n", 26, resp,
-				  sizeof(resp), SERVE_TIMEOUT_MS, false),
-			 0);
-	assert_memory_equal(resp, "HTTP/1.1 400 Bad Request\r\n", 26);
-}
-
-static void http_request_too_long_gets_431(void **state)
-{
-	static char req[AS_METRICS_HTTP_REQUEST_MAX * 2];
-	char resp[RESPONSE_MAX];
-
-	(void)state;
-	memcpy(req, "GET /metrics HTTP/1.1\r\nX: ", 26);
-	memset(req + 26, 'a', sizeof(req) - 26);
-	assert_int_equal(exchange(req, sizeof(req), resp, sizeof(resp),
-				  SERVE_TIMEOUT_MS, false),
-			 -EMSGSIZE);
-	assert_memory_equal(
-		resp, "HTTP/1.1 431 Request Header Fields Too Large\r\n", 46);
-}
-
-static void http_incomplete_request_is_dropped(void **state)
-{
-	char resp[RESPONSE_MAX];
-
-	(void)state;
-	/* Never ends its headers: dropped at the timeout, no answer. */
-	assert_int_equal(exchange("GET /metrics HTTP/1.1\r\n", 23, resp,
-				  sizeof(resp), SHORT_TIMEOUT_MS, false),
-			 -ETIMEDOUT);
-	assert_string_equal(resp, "");
-	/* Closes before ending them. */
-	assert_int_equal(exchange("GET /metrics HTTP/1.1\r\n", 23, resp,
-				  sizeof(resp), SERVE_TIMEOUT_MS, true),
-			 -ECONNRESET);
-	assert_string_equal(resp, "");
-}
-
-static void http_serve_without_a_client_does_not_block(void **state)
-{
-	struct as_metrics m;
-	int lfd = as_metrics_listen("[::1]:0");
-
-	(void)state;
-	if (lfd == -EADDRNOTAVAIL || lfd == -EAFNOSUPPORT)
-		lfd = as_metrics_listen("127.0.0.1:0");
-	assert_true(lfd >= 0);
-	as_metrics_init(&m, START);
-	assert_int_equal(as_metrics_serve(lfd, &m, SERVE_TIMEOUT_MS), -EAGAIN);
-	close(lfd);
-	as_metrics_free(&m);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -653,14 +436,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			textfile_error_leaves_no_temporary_file, make_dir,
 			remove_dir),
-		cmocka_unit_test(listen_refuses_malformed_addresses),
-		cmocka_unit_test(http_status_of_requests),
-		cmocka_unit_test(http_get_metrics_returns_the_text),
-		cmocka_unit_test(http_head_has_no_body),
-		cmocka_unit_test(http_errors_get_their_status),
-		cmocka_unit_test(http_request_too_long_gets_431),
-		cmocka_unit_test(http_incomplete_request_is_dropped),
-		cmocka_unit_test(http_serve_without_a_client_does_not_block),
 	};
 
 	return cmocka_run_group_tests_name("autoscale_metrics", tests, NULL,
