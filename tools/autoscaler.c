@@ -46,179 +46,14 @@
 #include "autoscale_metrics.h"
 #include "autoscale_policy.h"
 #include "autoscale_select.h"
+#include "autoscaler.h"
 #include "autoscale_signal.h"
 #include "scale_backend.h"
 
-#define PROG "smpalt-autoscaler"
 #ifndef SMPALT_VERSION
 #define SMPALT_VERSION "unknown"
 #endif
 
-/* Exit codes (documented in --help and docs/autoscaler.md). */
-#define EXIT_RUNTIME 1	 /* CSV write error, failed change at --once */
-#define EXIT_USAGE 2	 /* bad command line */
-#define EXIT_XENSTORE 3	 /* xenstore unreachable or failing */
-#define EXIT_NO_DOMAIN 4 /* --once: a DOMAIN selects no domain */
-#define EXIT_ALL_GONE 5	 /* --once: every domain went during the sample */
-#define EXIT_XENSTAT 6	 /* --signal xen or auto without Xen's CPU time */
-
-/* Defaults (see --help). */
-#define DEFAULT_HIGH_PCT 80
-#define DEFAULT_LOW_PCT 40
-#define DEFAULT_PERIOD_MS 1000
-#define DEFAULT_HOLD_MS 3000
-#define DEFAULT_MIN_VCPUS 1
-#define DEFAULT_XL "xl"
-/* The pace of changes to one domain (autoscale_policy.h, as_pace). */
-#define DEFAULT_COOLDOWN_MS 5000
-#define DEFAULT_RATE_MAX 12
-#define DEFAULT_RATE_WINDOW_MS (10 * 60 * 1000)
-#define DEFAULT_BACKOFF_MAX_MS (5 * 60 * 1000)
-/* A backend call (xl vcpu-set) running longer is killed. */
-#define DEFAULT_CHANGE_TIMEOUT_MS 30000
-/* At exit, changes under way get this long before they are killed. */
-#define EXIT_GRACE_MS 2000
-
-/*
- * Tests only: a directory where the file named after a domid holds the
- * percent of one vCPU that Xen is to be taken to see that domain use
- * (tests/unit/autoscale_tool_test.c has no Xen).  It replaces libxenstat.
- */
-#define ENV_TEST_XEN_LOAD "SMPALT_AUTOSCALER_TEST_XEN_LOAD"
-
-#define PERIOD_MIN_MS 10
-/* Longest accepted time option: a day. */
-#define SECONDS_MAX (24 * 60 * 60)
-#define MS_PER_SEC 1000
-#define NS_PER_MS 1000000L
-#define NS_PER_SEC 1000000000ULL
-#define NUM_MAX 32 /* a decimal number as text */
-#define PATH_LEN 128
-#define MODE_LEN 64
-#define KEY_LEN 48 /* a key under a domain's home, e.g. cpu/N/availability */
-/* The domain's /vm/<uuid> path (the toolstack's "vm" key) and its UUID. */
-#define VM_PREFIX "/vm/"
-#define UUID_LEN 36
-#define REASON_LEN 256
-#define LINE_LEN 1024
-
-#define DOMAIN_ROOT "/local/domain"
-/* What the guest publishes (docs/xenstore.md). */
-#define KEY_LOAD "data/smpalt/load"
-#define KEY_ONLINE "data/smpalt/online"
-#define KEY_MODE "data/smpalt/mode"
-#define KEY_THROUGHPUT "data/smpalt/throughput"
-/* xenstored's special watch paths: a domain introduced, one released. */
-#define WATCH_INTRODUCE "@introduceDomain"
-#define WATCH_RELEASE "@releaseDomain"
-
-enum log_priority_when {
-	PRIO_AUTO, /* when stderr is not a terminal */
-	PRIO_ALWAYS,
-	PRIO_NEVER,
-};
-
-/*
- * What may differ from one domain to the next: the policy's thresholds,
- * holds and vCPU range, and the pace of its changes.  Every decision about
- * a domain reads its own copy (struct domain's set), never the options.
- */
-struct domain_settings {
-	struct as_config policy; /* max_vcpus 0: the domain's maxvcpus */
-	struct as_pace_config pace;
-	enum as_signal signal;
-};
-
-struct options {
-	uint64_t backoff_max_ms; /* every domain's: not in the file */
-	uint64_t period_ms;
-	uint64_t duration_ms; /* 0: until SIGINT/SIGTERM */
-	uint64_t change_timeout_ms;
-	const char *csv_path;
-	const char *config_path;
-	bool config_given; /* --config: the file must exist */
-	const char *metrics_file;
-	const char *xl;
-	const char *libvirt_uri;
-	const char *const *specs; /* DOMAIN arguments */
-	unsigned int nspecs;
-	enum as_signal signal;
-	enum log_priority_when log_priority;
-	bool all;
-	bool ignore_host;
-	bool once;
-	bool dry_run;
-	bool verbose;
-};
-
-struct sample {
-	bool has_guest, has_online, has_tput, has_xen;
-	bool xen_first; /* Xen's first reading of it: a figure comes next */
-	unsigned int guest, vcpus, online, xen;
-	unsigned long long tput;
-	char mode[MODE_LEN];
-};
-
-/* A domain followed: known by its domid and, when the toolstack wrote
- * one, the UUID of its /vm path (a domid reused by another domain is
- * another domain). */
-struct domain {
-	bool used;     /* false: dropped, freed at the next compact_domains() */
-	bool active;   /* scaled (else refused or excluded) */
-	bool excluded; /* by the configuration file's exclude */
-	bool seen;     /* found by the running scan_domains() */
-	char *name;    /* the toolstack's, whole */
-	char *vm;      /* "/vm/<uuid>", or NULL when there is none */
-	char uuid[UUID_LEN + 1]; /* "" when not known */
-	unsigned int domid;
-	unsigned int maxvcpus;
-	struct domain_settings set; /* thresholds, range, pace: its own */
-	struct as_state state;
-	struct as_pace pace;
-	/* NULL while libvirt cannot say whether it manages the domain. */
-	struct scale_backend *backend;
-	enum as_source last_source; /* to log when it changes */
-	bool source_logged;
-	bool read_failing; /* the last round could not read its keys */
-	bool held_back;	   /* a change is held back by the pace (logged) */
-	enum as_pace_verdict held_why; /* why, as last logged (GO: libvirt) */
-	/* A change under way. */
-	bool changing;
-	unsigned int target;
-	uint64_t change_start_ms;
-	/* Xen's last CPU time reading. */
-	bool has_cpu;
-	uint64_t cpu_ns, cpu_wall_ns;
-	struct sample sample; /* this round's */
-	/* Counts, for the summary (and metrics). */
-	unsigned long long changes, failures, timeouts, held, read_errors;
-	unsigned long long ups, downs; /* changes decided, each way */
-};
-
-static struct xs_handle *xsh;
-static xenstat_handle *xstat;
-/* The host's physical CPUs (libxenstat), 0 if not known. */
-static unsigned int host_cpus;
-/*
- * The CPU time of every domain (dom0 included) at Xen's last reading, and
- * this round's idle time of the host from it (percent of one CPU), for
- * the clamp (autoscale_signal.h).
- */
-static bool has_host_cpu, has_host_idle;
-static uint64_t host_cpu_ns, host_cpu_wall_ns;
-static unsigned int host_idle;
-static struct scale_backend *xl_backend, *libvirt_backend;
-/* Tests only: where Xen's figure comes from instead (ENV_TEST_XEN_LOAD). */
-static const char *test_xen_dir;
-/* The domains followed: any number. */
-static struct domain **domains;
-static size_t ndomains, domains_cap;
-static struct options opt;
-static struct as_csv_file csv = {.fd = -1};
-static bool csv_failed;
-/* The configuration file's settings over the built-in ones (base) and
- * the options given (cli); NULL before it is read. */
-static struct as_conf *conf;
 /* The built-in settings the configuration file goes over, and the options
  * given (their bits in .set), which go over the file's [defaults]. */
 static const struct as_settings conf_base = {
@@ -235,19 +70,8 @@ static const struct as_settings conf_base = {
 	.rate_window_ms = DEFAULT_RATE_WINDOW_MS,
 	.signal = AS_SIGNAL_AUTO,
 };
-static struct as_settings conf_cli;
-static struct as_metrics metrics;
-static enum as_log_route log_route = AS_LOG_PLAIN;
-static uint64_t start_ms;
-static unsigned long long csv_rows, changes, change_failures, change_timeouts,
-	changes_held, read_errors;
-static bool syslog_prefix;
-/* A watch fired, or a domain was not ready: look at /local/domain again. */
-static bool rescan;
+/* Set by the signal handler, read by the main loop. */
 static volatile sig_atomic_t stop_signal, hangup;
-/* The signal mask to wait with: SIGINT, SIGTERM and SIGHUP are blocked
- * everywhere else (libxenstore's thread included) and arrive only there. */
-static sigset_t wait_mask;
 
 /* ------------------------------------------------------------ utilities */
 
@@ -273,13 +97,14 @@ static uint64_t unix_ms(void)
  * One line on fd (1 or 2): "[<P>][elapsed] wall-time ", what and the
  * message, or a journal entry with ev's fields (autoscale_journal.h).
  */
-static void vlog_to(int fd, enum as_prio prio, const char *what,
-		    struct as_log_event *ev, const char *fmt, va_list ap)
+static void vlog_to(struct autoscaler *as, int fd, enum as_prio prio,
+		    const char *what, struct as_log_event *ev, const char *fmt,
+		    va_list ap)
 {
 	char prefix[NUM_MAX * 2], *body, *msg;
 
-	if (as_log_prefix(prefix, sizeof(prefix), prio, syslog_prefix,
-			  now_ms() - start_ms, unix_ms()) < 0)
+	if (as_log_prefix(prefix, sizeof(prefix), prio, as->syslog_prefix,
+			  now_ms() - as->start_ms, unix_ms()) < 0)
 		prefix[0] = '\0';
 	if (vasprintf(&body, fmt, ap) < 0)
 		return;
@@ -290,22 +115,22 @@ static void vlog_to(int fd, enum as_prio prio, const char *what,
 	ev->priority = (int)prio;
 	ev->message = msg;
 	fflush(stdout);
-	as_log_emit(log_route, fd, prefix, ev);
+	as_log_emit(as->log_route, fd, prefix, ev);
 	free(msg);
 	free(body);
 }
 
 /* One log line on stdout, with its priority (debug only with -v). */
-static void __attribute__((format(printf, 2, 3)))
-log_line(enum as_prio prio, const char *fmt, ...)
+static void __attribute__((format(printf, 3, 4)))
+log_line(struct autoscaler *as, enum as_prio prio, const char *fmt, ...)
 {
 	struct as_log_event ev = {0};
 	va_list ap;
 
-	if (prio == AS_PRIO_DEBUG && !opt.verbose)
+	if (prio == AS_PRIO_DEBUG && !as->opt.verbose)
 		return;
 	va_start(ap, fmt);
-	vlog_to(STDOUT_FILENO, prio, "", &ev, fmt, ap);
+	vlog_to(as, STDOUT_FILENO, prio, "", &ev, fmt, ap);
 	va_end(ap);
 }
 
@@ -313,9 +138,10 @@ log_line(enum as_prio prio, const char *fmt, ...)
  * A log line about domain d, with its fields in the journal; a change
  * (old != new) and its reason (NULL: none) too.
  */
-static void __attribute__((format(printf, 6, 7)))
-log_domain(enum as_prio prio, const struct domain *d, unsigned int old,
-	   unsigned int new, const char *reason, const char *fmt, ...)
+static void __attribute__((format(printf, 7, 8)))
+log_domain(struct autoscaler *as, enum as_prio prio, const struct domain *d,
+	   unsigned int old, unsigned int new, const char *reason,
+	   const char *fmt, ...)
 {
 	struct as_log_event ev = {
 		.domain = d->name,
@@ -327,21 +153,22 @@ log_domain(enum as_prio prio, const struct domain *d, unsigned int old,
 	};
 	va_list ap;
 
-	if (prio == AS_PRIO_DEBUG && !opt.verbose)
+	if (prio == AS_PRIO_DEBUG && !as->opt.verbose)
 		return;
 	va_start(ap, fmt);
-	vlog_to(STDOUT_FILENO, prio, "", &ev, fmt, ap);
+	vlog_to(as, STDOUT_FILENO, prio, "", &ev, fmt, ap);
 	va_end(ap);
 }
 
 /* An error on stderr. */
-static void __attribute__((format(printf, 1, 2))) error(const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3)))
+error(struct autoscaler *as, const char *fmt, ...)
 {
 	struct as_log_event ev = {0};
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog_to(STDERR_FILENO, AS_PRIO_ERR, PROG ": error: ", &ev, fmt, ap);
+	vlog_to(as, STDERR_FILENO, AS_PRIO_ERR, PROG ": error: ", &ev, fmt, ap);
 	va_end(ap);
 }
 
@@ -407,10 +234,11 @@ static uint64_t opt_seconds(const char *name, const char *arg, uint64_t min_ms)
 /* ------------------------------------------------------------- xenstore */
 
 /* Read a key into buf (NUL-terminated).  0, or -errno (-ENOENT: absent). */
-static int xs_get(const char *path, char *buf, size_t len)
+static int xs_get(struct autoscaler *as, const char *path, char *buf,
+		  size_t len)
 {
 	unsigned int n;
-	char *v = xs_read(xsh, XBT_NULL, path, &n);
+	char *v = xs_read(as->xsh, XBT_NULL, path, &n);
 
 	if (!v)
 		return errno ? -errno : -EIO;
@@ -421,56 +249,59 @@ static int xs_get(const char *path, char *buf, size_t len)
 
 /* A domain's key, whole, in a malloc'd string (*out; free it).  0, or
  * -errno (-ENOENT: absent). */
-static int xs_get_whole(unsigned int domid, const char *key, char **out)
+static int xs_get_whole(struct autoscaler *as, unsigned int domid,
+			const char *key, char **out)
 {
 	char path[PATH_LEN];
 	unsigned int n;
 	char *v;
 
 	snprintf(path, sizeof(path), DOMAIN_ROOT "/%u/%s", domid, key);
-	v = xs_read(xsh, XBT_NULL, path, &n);
+	v = xs_read(as->xsh, XBT_NULL, path, &n);
 	if (!v)
 		return errno ? -errno : -EIO;
 	*out = v; /* libxenstore NUL-terminates what it reads */
 	return 0;
 }
 
-static int xs_get_domid(unsigned int domid, const char *key, char *buf,
-			size_t len)
+static int xs_get_domid(struct autoscaler *as, unsigned int domid,
+			const char *key, char *buf, size_t len)
 {
 	char path[PATH_LEN];
 
 	snprintf(path, sizeof(path), DOMAIN_ROOT "/%u/%s", domid, key);
-	return xs_get(path, buf, len);
+	return xs_get(as, path, buf, len);
 }
 
 /* A key holding a decimal number: 0, -ENOENT, -EINVAL or -errno. */
-static int xs_get_uint(const struct domain *d, const char *key,
-		       unsigned long long max, unsigned long long *out)
+static int xs_get_uint(struct autoscaler *as, const struct domain *d,
+		       const char *key, unsigned long long max,
+		       unsigned long long *out)
 {
 	char buf[NUM_MAX];
-	int rc = xs_get_domid(d->domid, key, buf, sizeof(buf));
+	int rc = xs_get_domid(as, d->domid, key, buf, sizeof(buf));
 
 	if (rc)
 		return rc;
 	return parse_uint(buf, 0, max, out) ? 0 : -EINVAL;
 }
 
-static void __attribute__((noreturn)) xenstore_failed(const char *what, int rc)
+static void __attribute__((noreturn))
+xenstore_failed(struct autoscaler *as, const char *what, int rc)
 {
-	error("xenstore: %s: %s", what, strerror(-rc));
+	error(as, "xenstore: %s: %s", what, strerror(-rc));
 	exit(EXIT_XENSTORE);
 }
 
 /* Number of cpu/<i> entries: the domain's maxvcpus (xl writes them all). */
-static int count_maxvcpus(unsigned int domid)
+static int count_maxvcpus(struct autoscaler *as, unsigned int domid)
 {
 	char path[PATH_LEN];
 	unsigned int n, i, count = 0;
 	char **ents;
 
 	snprintf(path, sizeof(path), DOMAIN_ROOT "/%u/cpu", domid);
-	ents = xs_directory(xsh, XBT_NULL, path, &n);
+	ents = xs_directory(as->xsh, XBT_NULL, path, &n);
 	if (!ents)
 		return errno ? -errno : -EIO;
 	for (i = 0; i < n; i++) {
@@ -484,7 +315,7 @@ static int count_maxvcpus(unsigned int domid)
 }
 
 /* vCPUs set online by the toolstack: cpu/<i>/availability = online. */
-static int count_available(const struct domain *d)
+static int count_available(struct autoscaler *as, const struct domain *d)
 {
 	char key[KEY_LEN], v[NUM_MAX];
 	unsigned int i, count = 0;
@@ -493,7 +324,7 @@ static int count_available(const struct domain *d)
 		int rc;
 
 		snprintf(key, sizeof(key), "cpu/%u/availability", i);
-		rc = xs_get_domid(d->domid, key, v, sizeof(v));
+		rc = xs_get_domid(as, d->domid, key, v, sizeof(v));
 		if (rc == -ENOENT)
 			continue;
 		if (rc)
@@ -508,9 +339,9 @@ static int count_available(const struct domain *d)
  * The domain's "vm" key, "/vm/<uuid>", written by the toolstack (the guest
  * cannot): *vm malloc'd, or NULL when there is none.  0 or -errno.
  */
-static int read_vm(unsigned int domid, char **vm)
+static int read_vm(struct autoscaler *as, unsigned int domid, char **vm)
 {
-	int rc = xs_get_whole(domid, "vm", vm);
+	int rc = xs_get_whole(as, domid, "vm", vm);
 
 	if (rc == -ENOENT) {
 		*vm = NULL;
@@ -556,18 +387,19 @@ static struct scale_domain scale_domain_of(const struct domain *d)
  * when libvirt cannot tell now (it is down): decided again later, never
  * xl by default, which would change a libvirt domain behind its back.
  */
-static struct scale_backend *backend_for(const struct domain *d)
+static struct scale_backend *backend_for(struct autoscaler *as,
+					 const struct domain *d)
 {
-	struct scale_backend *b = libvirt_backend;
+	struct scale_backend *b = as->libvirt_backend;
 	struct scale_domain dom = scale_domain_of(d);
 	int rc;
 
 	if (!b)
-		return xl_backend;
+		return as->xl_backend;
 	rc = b->manages ? b->manages(b, &dom) : 1;
 	if (rc < 0)
 		return NULL;
-	return rc ? b : xl_backend;
+	return rc ? b : as->xl_backend;
 }
 
 /*
@@ -589,7 +421,8 @@ static void pace_ended(struct domain *d, uint64_t now, bool ok, char *buf,
 		 d->pace.failures, d->pace.failures == 1 ? "" : "s");
 }
 
-static void change_done(struct domain *d, int rc, const char *msg)
+static void change_done(struct autoscaler *as, struct domain *d, int rc,
+			const char *msg)
 {
 	uint64_t now = now_ms();
 	unsigned long long ms = now - d->change_start_ms;
@@ -598,18 +431,18 @@ static void change_done(struct domain *d, int rc, const char *msg)
 	d->changing = false;
 	pace_ended(d, now, !rc, backoff, sizeof(backoff));
 	if (!rc) {
-		log_domain(AS_PRIO_INFO, d, d->target, d->target, NULL,
+		log_domain(as, AS_PRIO_INFO, d, d->target, d->target, NULL,
 			   "%s (domain %u): %s: vcpus %u done in %llu ms",
 			   d->name, d->domid, d->backend->name, d->target, ms);
 		return;
 	}
 	d->failures++;
-	change_failures++;
+	as->change_failures++;
 	if (rc == -ETIMEDOUT) {
 		d->timeouts++;
-		change_timeouts++;
+		as->change_timeouts++;
 	}
-	log_domain(AS_PRIO_WARNING, d, d->target, d->target, NULL,
+	log_domain(as, AS_PRIO_WARNING, d, d->target, d->target, NULL,
 		   "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms%s",
 		   d->name, d->domid, d->backend->name, d->target,
 		   msg && *msg ? msg : strerror(-rc), ms, backoff);
@@ -619,7 +452,8 @@ static void change_done(struct domain *d, int rc, const char *msg)
  * Has the domain's change ended?  Logs how.  Waits at most wait_ms for it;
  * kill: one still running then is ended (stopping, or its domain gone).
  */
-static void poll_change(struct domain *d, uint64_t wait_ms, bool kill)
+static void poll_change(struct autoscaler *as, struct domain *d,
+			uint64_t wait_ms, bool kill)
 {
 	char msg[REASON_LEN] = "";
 	int rc;
@@ -629,16 +463,17 @@ static void poll_change(struct domain *d, uint64_t wait_ms, bool kill)
 	rc = d->backend->poll(d->backend, d->domid, wait_ms, kill, msg,
 			      sizeof(msg));
 	if (rc != 1)
-		change_done(d, rc, msg);
+		change_done(as, d, rc, msg);
 }
 
-static void start_change(struct domain *d, unsigned int n)
+static void start_change(struct autoscaler *as, struct domain *d,
+			 unsigned int n)
 {
 	struct scale_domain dom = scale_domain_of(d);
 	bool done = false;
 	int rc;
 
-	changes++;
+	as->changes++;
 	d->changes++;
 	d->target = n;
 	d->change_start_ms = now_ms();
@@ -651,27 +486,27 @@ static void start_change(struct domain *d, unsigned int n)
 
 		d->changing = false;
 		d->failures++;
-		change_failures++;
+		as->change_failures++;
 		if (rc == -ETIMEDOUT) {
 			d->timeouts++;
-			change_timeouts++;
+			as->change_timeouts++;
 		}
 		pace_ended(d, now_ms(), false, backoff, sizeof(backoff));
-		log_domain(AS_PRIO_WARNING, d, n, n, NULL,
+		log_domain(as, AS_PRIO_WARNING, d, n, n, NULL,
 			   "%s (domain %u): %s: cannot set %u vcpus: %s%s",
 			   d->name, d->domid, d->backend->name, n,
 			   strerror(-rc), backoff);
 	} else if (done || !d->backend->poll) {
-		change_done(d, 0, NULL);
+		change_done(as, d, 0, NULL);
 	}
 }
 
 /* ------------------------------------------------------ Xen accounting */
 
 /* Is there a source of Xen's CPU figure (libxenstat, or the test's)? */
-static bool xen_figure_source(void)
+static bool xen_figure_source(struct autoscaler *as)
 {
-	return xstat || test_xen_dir;
+	return as->xstat || as->test_xen_dir;
 }
 
 /*
@@ -680,36 +515,37 @@ static bool xen_figure_source(void)
  * when the signal in force first needs it (at start, or at a reload that
  * turns guest into auto or xen).  false when it cannot be read.
  */
-static bool open_xenstat(void)
+static bool open_xenstat(struct autoscaler *as)
 {
 	xenstat_node *node;
 
-	if (opt.signal == AS_SIGNAL_GUEST || xen_figure_source())
+	if (as->opt.signal == AS_SIGNAL_GUEST || xen_figure_source(as))
 		return true;
-	test_xen_dir = getenv(ENV_TEST_XEN_LOAD);
-	if (test_xen_dir && *test_xen_dir) {
-		log_line(AS_PRIO_WARNING,
+	as->test_xen_dir = getenv(ENV_TEST_XEN_LOAD);
+	if (as->test_xen_dir && *as->test_xen_dir) {
+		log_line(as, AS_PRIO_WARNING,
 			 "Xen's CPU figures from %s (" ENV_TEST_XEN_LOAD
 			 "): for tests only, not Xen's",
-			 test_xen_dir);
+			 as->test_xen_dir);
 		return true;
 	}
-	test_xen_dir = NULL;
-	xstat = xenstat_init();
-	if (!xstat) {
-		error("libxenstat: cannot read Xen's CPU accounting (run in "
+	as->test_xen_dir = NULL;
+	as->xstat = xenstat_init();
+	if (!as->xstat) {
+		error(as,
+		      "libxenstat: cannot read Xen's CPU accounting (run in "
 		      "dom0 as root, with /dev/xen/privcmd): needed by "
 		      "--signal %s%s",
-		      as_signal_name(opt.signal),
-		      opt.signal == AS_SIGNAL_AUTO
+		      as_signal_name(as->opt.signal),
+		      as->opt.signal == AS_SIGNAL_AUTO
 			      ? ", which bounds the guests' claims by it "
 				"(--signal guest trusts the claims alone)"
 			      : "");
 		return false;
 	}
-	node = xenstat_get_node(xstat, 0);
+	node = xenstat_get_node(as->xstat, 0);
 	if (node) {
-		host_cpus = xenstat_node_num_cpus(node);
+		as->host_cpus = xenstat_node_num_cpus(node);
 		xenstat_free_node(node);
 	}
 	return true;
@@ -720,13 +556,14 @@ static bool open_xenstat(void)
  * wall, as if d had used the percent in its file since the last reading.
  * false when its file is absent or not a number.
  */
-static bool test_cpu_ns(const struct domain *d, uint64_t wall, uint64_t *cpu)
+static bool test_cpu_ns(struct autoscaler *as, const struct domain *d,
+			uint64_t wall, uint64_t *cpu)
 {
 	char path[PATH_MAX], buf[NUM_MAX] = "";
 	unsigned long long pct;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%u", test_xen_dir, d->domid);
+	snprintf(path, sizeof(path), "%s/%u", as->test_xen_dir, d->domid);
 	f = fopen(path, "re");
 	if (!f)
 		return false;
@@ -751,29 +588,31 @@ static bool test_cpu_ns(const struct domain *d, uint64_t wall, uint64_t *cpu)
  * sum may fall: no figure this round), so it errs towards a busy host
  * only as far as a new domain's first reading, which is its run so far.
  */
-static void read_host_idle(xenstat_node *node, uint64_t wall, bool sample)
+static void read_host_idle(struct autoscaler *as, xenstat_node *node,
+			   uint64_t wall, bool sample)
 {
 	unsigned int i, n = xenstat_node_num_domains(node), used;
 	uint64_t cpu = 0;
 
-	has_host_idle = false;
+	as->has_host_idle = false;
 	for (i = 0; i < n; i++) {
 		xenstat_domain *xd = xenstat_node_domain_by_index(node, i);
 
 		if (xd)
 			cpu += xenstat_domain_cpu_ns(xd);
 	}
-	if (sample && has_host_cpu && host_cpus && cpu >= host_cpu_ns &&
-	    wall > host_cpu_wall_ns &&
-	    as_cpu_load(cpu - host_cpu_ns, wall - host_cpu_wall_ns, &used)) {
-		has_host_idle = true;
-		host_idle = used < host_cpus * AS_PERCENT
-				    ? host_cpus * AS_PERCENT - used
-				    : 0;
+	if (sample && as->has_host_cpu && as->host_cpus &&
+	    cpu >= as->host_cpu_ns && wall > as->host_cpu_wall_ns &&
+	    as_cpu_load(cpu - as->host_cpu_ns, wall - as->host_cpu_wall_ns,
+			&used)) {
+		as->has_host_idle = true;
+		as->host_idle = used < as->host_cpus * AS_PERCENT
+					? as->host_cpus * AS_PERCENT - used
+					: 0;
 	}
-	has_host_cpu = true;
-	host_cpu_ns = cpu;
-	host_cpu_wall_ns = wall;
+	as->has_host_cpu = true;
+	as->host_cpu_ns = cpu;
+	as->host_cpu_wall_ns = wall;
 }
 
 /*
@@ -782,29 +621,29 @@ static void read_host_idle(xenstat_node *node, uint64_t wall, bool sample)
  * sample).  Without libxenstat (or when it fails) no domain gets a Xen
  * figure this round.
  */
-static void read_xen_load(bool sample)
+static void read_xen_load(struct autoscaler *as, bool sample)
 {
 	xenstat_node *node = NULL;
 	size_t i;
 	uint64_t wall;
 
-	has_host_idle = false;
-	if (!xen_figure_source())
+	as->has_host_idle = false;
+	if (!xen_figure_source(as))
 		return;
 	/* Xen's figures are read first thing in xenstat_get_node(): the
 	 * time just before it is theirs, the same way at every round. */
 	wall = clock_ns(CLOCK_MONOTONIC);
-	if (xstat) {
-		node = xenstat_get_node(xstat, 0);
+	if (as->xstat) {
+		node = xenstat_get_node(as->xstat, 0);
 		if (!node) {
-			log_line(AS_PRIO_WARNING,
+			log_line(as, AS_PRIO_WARNING,
 				 "libxenstat: cannot read the domains' CPU "
 				 "time: no decision this round");
 			return;
 		}
 	}
-	for (i = 0; i < ndomains; i++) {
-		struct domain *d = domains[i];
+	for (i = 0; i < as->ndomains; i++) {
+		struct domain *d = as->domains[i];
 		xenstat_domain *xd;
 		uint64_t cpu;
 
@@ -819,7 +658,7 @@ static void read_xen_load(bool sample)
 		} else {
 			xd = NULL;
 		}
-		if (node ? !xd : !test_cpu_ns(d, wall, &cpu)) {
+		if (node ? !xd : !test_cpu_ns(as, d, wall, &cpu)) {
 			d->has_cpu = false;
 			continue;
 		}
@@ -834,62 +673,63 @@ static void read_xen_load(bool sample)
 		d->cpu_wall_ns = wall;
 	}
 	if (node) {
-		read_host_idle(node, wall, sample);
+		read_host_idle(as, node, wall, sample);
 		xenstat_free_node(node);
 	}
 }
 
 /* ------------------------------------------------------------ lifecycle */
 
-static struct domain *find_domain(unsigned int domid)
+static struct domain *find_domain(struct autoscaler *as, unsigned int domid)
 {
 	size_t i;
 
-	for (i = 0; i < ndomains; i++)
-		if (domains[i]->used && domains[i]->domid == domid)
-			return domains[i];
+	for (i = 0; i < as->ndomains; i++)
+		if (as->domains[i]->used && as->domains[i]->domid == domid)
+			return as->domains[i];
 	return NULL;
 }
 
-static void drop_domain(struct domain *d, const char *why)
+static void drop_domain(struct autoscaler *as, struct domain *d,
+			const char *why)
 {
 	if (d->active)
-		log_line(AS_PRIO_WARNING, "%s (domain %u): %s: dropped",
+		log_line(as, AS_PRIO_WARNING, "%s (domain %u): %s: dropped",
 			 d->name, d->domid, why);
 	/* A change still under way ends now: xl fails fast on a domain
 	 * that is gone, and must not be left behind. */
-	poll_change(d, EXIT_GRACE_MS, true);
+	poll_change(as, d, EXIT_GRACE_MS, true);
 	d->used = false;
 	d->active = false;
-	as_metrics_forget(&metrics, d->domid);
+	as_metrics_forget(&as->metrics, d->domid);
 }
 
 /* Free the dropped domains; the others keep their order. */
-static void compact_domains(void)
+static void compact_domains(struct autoscaler *as)
 {
 	size_t i, kept = 0;
 
-	for (i = 0; i < ndomains; i++) {
-		struct domain *d = domains[i];
+	for (i = 0; i < as->ndomains; i++) {
+		struct domain *d = as->domains[i];
 
 		if (d->used) {
-			domains[kept++] = d;
+			as->domains[kept++] = d;
 			continue;
 		}
 		free(d->name);
 		free(d->vm);
 		free(d);
 	}
-	ndomains = kept;
+	as->ndomains = kept;
 }
 
 /* The configuration file's settings (autoscale_config.h) as the
  * program's: the backoff is the command line's alone. */
-static void settings_from(const struct as_settings *c,
+static void settings_from(struct autoscaler *as, const struct as_settings *c,
 			  struct domain_settings *set)
 {
 	*set = (struct domain_settings){0};
-	set->pace.backoff_max_ms = opt.backoff_max_ms;
+	set->pace.backoff_max_ms = as->opt.backoff_max_ms;
 	set->policy.high_pct = c->high_pct;
 	set->policy.low_pct = c->low_pct;
 	set->policy.hold_up_ms = c->hold_up_ms;
@@ -900,7 +740,7 @@ static void settings_from(const struct as_settings *c,
 	set->pace.rate_max = c->rate_limit;
 	set->pace.rate_window_ms = c->rate_window_ms;
 	set->signal = c->signal;
-	if (opt.once) {
+	if (as->opt.once) {
 		/* One sample cannot show a condition that holds. */
 		set->policy.hold_up_ms = 0;
 		set->policy.hold_down_ms = 0;
@@ -912,13 +752,13 @@ static void settings_from(const struct as_settings *c,
  * for it over the defaults (as_conf_resolve).  NULL, or the exclude
  * pattern that keeps it from being scaled.
  */
-static const char *settings_for(const char *name, struct domain_settings *set,
-				unsigned int *line)
+static const char *settings_for(struct autoscaler *as, const char *name,
+				struct domain_settings *set, unsigned int *line)
 {
 	struct as_conf_domain r;
 
-	as_conf_resolve(conf, name, &r);
-	settings_from(&r.s, set);
+	as_conf_resolve(as->conf, name, &r);
+	settings_from(as, &r.s, set);
 	*line = r.line;
 	return r.excluded ? r.exclude : NULL;
 }
@@ -945,7 +785,8 @@ static bool settings_equal(const struct domain_settings *a,
  * after every reload of the configuration file.  Logs what it gets once,
  * and again when that changes.
  */
-static void configure_domain(struct domain *d, bool first)
+static void configure_domain(struct autoscaler *as, struct domain *d,
+			     bool first)
 {
 	struct domain_settings set;
 	char err[REASON_LEN];
@@ -953,24 +794,24 @@ static void configure_domain(struct domain *d, bool first)
 	const char *excl;
 	unsigned int line;
 
-	excl = settings_for(d->name, &set, &line);
+	excl = settings_for(as, d->name, &set, &line);
 	if (excl) {
 		if (first || !d->excluded)
-			log_line(AS_PRIO_INFO,
+			log_line(as, AS_PRIO_INFO,
 				 "%s (domain %u): excluded by '%s' (%s:%u): "
 				 "not scaled",
-				 d->name, d->domid, excl, opt.config_path,
+				 d->name, d->domid, excl, as->opt.config_path,
 				 line);
-		poll_change(d, EXIT_GRACE_MS, true);
+		poll_change(as, d, EXIT_GRACE_MS, true);
 		d->excluded = true;
 		d->active = false;
-		as_metrics_forget(&metrics, d->domid);
+		as_metrics_forget(&as->metrics, d->domid);
 		return;
 	}
 	if (!cfg->max_vcpus)
 		cfg->max_vcpus = d->maxvcpus;
 	if (cfg->max_vcpus > d->maxvcpus) {
-		log_line(AS_PRIO_INFO,
+		log_line(as, AS_PRIO_INFO,
 			 "%s (domain %u): --max %u above its maxvcpus %u: "
 			 "using %u",
 			 d->name, d->domid, cfg->max_vcpus, d->maxvcpus,
@@ -979,22 +820,23 @@ static void configure_domain(struct domain *d, bool first)
 	}
 	/* xl refuses more vCPUs than the host has CPUs (without -i): an
 	 * overcommitted host gains nothing from them. */
-	if (!opt.ignore_host && host_cpus && cfg->max_vcpus > host_cpus) {
-		log_line(AS_PRIO_INFO,
+	if (!as->opt.ignore_host && as->host_cpus &&
+	    cfg->max_vcpus > as->host_cpus) {
+		log_line(as, AS_PRIO_INFO,
 			 "%s (domain %u): at most the host's %u CPUs, not %u "
 			 "(--ignore-host to exceed)",
-			 d->name, d->domid, host_cpus, cfg->max_vcpus);
-		cfg->max_vcpus = host_cpus;
+			 d->name, d->domid, as->host_cpus, cfg->max_vcpus);
+		cfg->max_vcpus = as->host_cpus;
 	}
 	if (as_config_check(cfg, err, sizeof(err))) {
 		/* Kept, inactive, so that it is refused once, not at every
 		 * scan; freed when the domain goes. */
-		error("%s (domain %u, maxvcpus %u): %s: not scaled", d->name,
-		      d->domid, d->maxvcpus, err);
-		poll_change(d, EXIT_GRACE_MS, true);
+		error(as, "%s (domain %u, maxvcpus %u): %s: not scaled",
+		      d->name, d->domid, d->maxvcpus, err);
+		poll_change(as, d, EXIT_GRACE_MS, true);
 		d->excluded = false;
 		d->active = false;
-		as_metrics_forget(&metrics, d->domid);
+		as_metrics_forget(&as->metrics, d->domid);
 		return;
 	}
 	if (!first && d->active && settings_equal(&set, &d->set))
@@ -1002,13 +844,13 @@ static void configure_domain(struct domain *d, bool first)
 	if (first || !d->active) {
 		as_state_init(&d->state);
 		as_pace_init(&d->pace);
-		d->backend = backend_for(d);
+		d->backend = backend_for(as, d);
 		d->source_logged = false;
 	}
 	d->set = set;
 	d->excluded = false;
 	d->active = true;
-	log_domain(AS_PRIO_INFO, d, 0, 0, NULL,
+	log_domain(as, AS_PRIO_INFO, d, 0, 0, NULL,
 		   "%s %s (domain %u): vcpus %u..%u, high %u%%, low %u%%, "
 		   "hold up %llu ms, down %llu ms, period %llu ms, signal %s, "
 		   "via %s%s%s%s",
@@ -1016,30 +858,30 @@ static void configure_domain(struct domain *d, bool first)
 		   cfg->min_vcpus, cfg->max_vcpus, cfg->high_pct, cfg->low_pct,
 		   (unsigned long long)cfg->hold_up_ms,
 		   (unsigned long long)cfg->hold_down_ms,
-		   (unsigned long long)opt.period_ms,
+		   (unsigned long long)as->opt.period_ms,
 		   as_signal_name(set.signal),
 		   d->backend ? d->backend->name : "(undecided: libvirt down)",
-		   opt.dry_run ? " (dry run)" : "", d->uuid[0] ? ", uuid " : "",
-		   d->uuid);
+		   as->opt.dry_run ? " (dry run)" : "",
+		   d->uuid[0] ? ", uuid " : "", d->uuid);
 }
 
 /* A new, empty entry at the end of the table; NULL on ENOMEM. */
-static struct domain *new_domain(void)
+static struct domain *new_domain(struct autoscaler *as)
 {
 	struct domain *d;
 
-	if (ndomains == domains_cap) {
-		size_t cap = domains_cap ? domains_cap * 2 : 16;
-		struct domain **t = realloc(domains, cap * sizeof(*t));
+	if (as->ndomains == as->domains_cap) {
+		size_t cap = as->domains_cap ? as->domains_cap * 2 : 16;
+		struct domain **t = realloc(as->domains, cap * sizeof(*t));
 
 		if (!t)
 			return NULL;
-		domains = t;
-		domains_cap = cap;
+		as->domains = t;
+		as->domains_cap = cap;
 	}
 	d = calloc(1, sizeof(*d));
 	if (d)
-		domains[ndomains++] = d;
+		as->domains[as->ndomains++] = d;
 	return d;
 }
 
@@ -1048,23 +890,23 @@ static struct domain *new_domain(void)
  * domain).  0; -EAGAIN when it is not ready (no cpu/ keys yet: being
  * built); -ENOMEM; -errno from xenstore.
  */
-static int adopt_domain(unsigned int domid, char *name)
+static int adopt_domain(struct autoscaler *as, unsigned int domid, char *name)
 {
 	unsigned int maxvcpus;
 	struct domain *d;
 	char *vm;
 	int rc;
 
-	rc = count_maxvcpus(domid);
+	rc = count_maxvcpus(as, domid);
 	if (rc == -ENOENT || rc == 0)
 		rc = -EAGAIN;
 	if (rc < 0)
 		goto fail;
 	maxvcpus = (unsigned int)rc;
-	rc = read_vm(domid, &vm);
+	rc = read_vm(as, domid, &vm);
 	if (rc)
 		goto fail;
-	d = new_domain();
+	d = new_domain(as);
 	if (!d) {
 		free(vm);
 		rc = -ENOMEM;
@@ -1077,7 +919,7 @@ static int adopt_domain(unsigned int domid, char *name)
 	d->vm = vm;
 	uuid_of_vm(vm, d->uuid);
 	d->maxvcpus = maxvcpus;
-	configure_domain(d, true);
+	configure_domain(as, d, true);
 	return 0;
 fail:
 	free(name);
@@ -1091,12 +933,12 @@ fail:
  * going, which the next read of it tells), or a new domain has not
  * written its key yet (it is compared again at the next scan).
  */
-static bool same_domain(const struct domain *d)
+static bool same_domain(struct autoscaler *as, const struct domain *d)
 {
 	char *vm = NULL;
 	bool same;
 
-	if (read_vm(d->domid, &vm) || !vm)
+	if (read_vm(as, d->domid, &vm) || !vm)
 		return true;
 	same = d->vm && !strcmp(vm, d->vm);
 	free(vm);
@@ -1110,18 +952,19 @@ static bool same_domain(const struct domain *d)
  * read now, leaves `rescan` set, to look again at the next sample.
  * Returns the number of domains selected (followed or not ready).
  */
-static unsigned int scan_domains(void)
+static unsigned int scan_domains(struct autoscaler *as)
 {
 	unsigned int n, i, selected = 0;
 	char **ents;
 	size_t j;
 
-	rescan = false;
-	ents = xs_directory(xsh, XBT_NULL, DOMAIN_ROOT, &n);
+	as->rescan = false;
+	ents = xs_directory(as->xsh, XBT_NULL, DOMAIN_ROOT, &n);
 	if (!ents)
-		xenstore_failed("listing " DOMAIN_ROOT, errno ? -errno : -EIO);
-	for (j = 0; j < ndomains; j++)
-		domains[j]->seen = false;
+		xenstore_failed(as, "listing " DOMAIN_ROOT,
+				errno ? -errno : -EIO);
+	for (j = 0; j < as->ndomains; j++)
+		as->domains[j]->seen = false;
 	for (i = 0; i < n; i++) {
 		unsigned long long id;
 		char *name = NULL;
@@ -1130,9 +973,9 @@ static unsigned int scan_domains(void)
 
 		if (!parse_uint(ents[i], 0, DOMID_FIRST_RESERVED - 1, &id))
 			continue;
-		d = find_domain((unsigned int)id);
-		if (d && !same_domain(d)) {
-			drop_domain(d, "its domid went to another domain");
+		d = find_domain(as, (unsigned int)id);
+		if (d && !same_domain(as, d)) {
+			drop_domain(as, d, "its domid went to another domain");
 			d = NULL;
 		}
 		if (d) {
@@ -1140,48 +983,49 @@ static unsigned int scan_domains(void)
 			selected++;
 			continue;
 		}
-		rc = xs_get_whole((unsigned int)id, "name", &name);
+		rc = xs_get_whole(as, (unsigned int)id, "name", &name);
 		if (rc && rc != -ENOENT) {
-			log_line(AS_PRIO_WARNING,
+			log_line(as, AS_PRIO_WARNING,
 				 "domain %llu: cannot read its name: %s: "
 				 "looked at again later",
 				 id, strerror(-rc));
-			rescan = true;
+			as->rescan = true;
 			continue;
 		}
 		if (rc) {
 			/* Being built (or nameless): a glob may take it once
 			 * it has its name, maybe without a new event. */
-			rescan = true;
+			as->rescan = true;
 			if (asprintf(&name, "domain-%llu", id) < 0) {
-				error("out of memory");
+				error(as, "out of memory");
 				continue;
 			}
 		}
-		if (!as_domain_selected(opt.all, opt.specs, opt.nspecs,
-					rc ? NULL : name, (unsigned int)id)) {
+		if (!as_domain_selected(as->opt.all, as->opt.specs,
+					as->opt.nspecs, rc ? NULL : name,
+					(unsigned int)id)) {
 			free(name);
 			continue;
 		}
 		selected++;
-		rc = adopt_domain((unsigned int)id, name);
+		rc = adopt_domain(as, (unsigned int)id, name);
 		if (rc == -EAGAIN) {
-			log_line(AS_PRIO_DEBUG, "domain %llu: no cpu/ keys yet",
-				 id);
-			rescan = true;
+			log_line(as, AS_PRIO_DEBUG,
+				 "domain %llu: no cpu/ keys yet", id);
+			as->rescan = true;
 		} else if (rc) {
-			log_line(AS_PRIO_WARNING,
+			log_line(as, AS_PRIO_WARNING,
 				 "domain %llu: cannot adopt it: %s: looked at "
 				 "again later",
 				 id, strerror(-rc));
-			rescan = true;
+			as->rescan = true;
 		}
 	}
 	free(ents);
-	for (j = 0; j < ndomains; j++)
-		if (domains[j]->used && !domains[j]->seen)
-			drop_domain(domains[j], "disappeared");
-	compact_domains();
+	for (j = 0; j < as->ndomains; j++)
+		if (as->domains[j]->used && !as->domains[j]->seen)
+			drop_domain(as, as->domains[j], "disappeared");
+	compact_domains(as);
 	return selected;
 }
 
@@ -1189,12 +1033,12 @@ static unsigned int scan_domains(void)
 
 /* Open the CSV for appending (autoscale_csv.h: no symlink, not inherited
  * by xl); the header goes into an empty file. */
-static bool csv_open(void)
+static bool csv_open(struct autoscaler *as)
 {
-	int rc = as_csv_open(&csv, opt.csv_path);
+	int rc = as_csv_open(&as->csv, as->opt.csv_path);
 
 	if (rc) {
-		error("cannot open the CSV %s: %s", opt.csv_path,
+		error(as, "cannot open the CSV %s: %s", as->opt.csv_path,
 		      rc == -EINVAL ? "not a regular file" : strerror(-rc));
 		return false;
 	}
@@ -1202,32 +1046,33 @@ static bool csv_open(void)
 }
 
 /* false (after saying why) if the CSV could not be written. */
-static bool csv_flush(void)
+static bool csv_flush(struct autoscaler *as)
 {
-	return !csv_failed;
+	return !as->csv_failed;
 }
 
 /* SIGHUP: open the CSV again under its name (rotation); on error the old
  * file stays in use. */
-static void csv_reopen(void)
+static void csv_reopen(struct autoscaler *as)
 {
-	int rc = as_csv_reopen(&csv);
+	int rc = as_csv_reopen(&as->csv);
 
 	if (rc)
-		error("SIGHUP: cannot reopen the CSV %s: %s: still writing "
+		error(as,
+		      "SIGHUP: cannot reopen the CSV %s: %s: still writing "
 		      "the file opened before",
-		      opt.csv_path, strerror(-rc));
+		      as->opt.csv_path, strerror(-rc));
 	else
-		log_line(AS_PRIO_INFO, "SIGHUP: reopened the CSV %s",
-			 opt.csv_path);
+		log_line(as, AS_PRIO_INFO, "SIGHUP: reopened the CSV %s",
+			 as->opt.csv_path);
 }
 
-static void csv_write(const struct domain *d, uint64_t t, uint64_t wall,
-		      const struct sample *s, enum as_source src,
+static void csv_write(struct autoscaler *as, const struct domain *d, uint64_t t,
+		      uint64_t wall, const struct sample *s, enum as_source src,
 		      unsigned int load)
 {
 	struct as_csv_row r = {
-		.elapsed_ms = t - start_ms,
+		.elapsed_ms = t - as->start_ms,
 		.unix_ms = wall,
 		.name = d->name,
 		.domid = d->domid,
@@ -1247,23 +1092,23 @@ static void csv_write(const struct domain *d, uint64_t t, uint64_t wall,
 	char *row;
 	int rc;
 
-	if (csv.fd < 0 || csv_failed)
+	if (as->csv.fd < 0 || as->csv_failed)
 		return;
 	row = as_csv_format(&r);
 	if (!row) {
-		error("%s (domain %u): CSV row: out of memory", d->name,
+		error(as, "%s (domain %u): CSV row: out of memory", d->name,
 		      d->domid);
 		return;
 	}
-	rc = as_csv_write(&csv, row, strlen(row));
+	rc = as_csv_write(&as->csv, row, strlen(row));
 	free(row);
 	if (rc) {
-		error("cannot write the CSV %s: %s", opt.csv_path,
+		error(as, "cannot write the CSV %s: %s", as->opt.csv_path,
 		      strerror(-rc));
-		csv_failed = true;
+		as->csv_failed = true;
 		return;
 	}
-	csv_rows++;
+	as->csv_rows++;
 }
 
 /* ------------------------------------------------------------ sampling */
@@ -1273,7 +1118,8 @@ static void csv_write(const struct domain *d, uint64_t t, uint64_t wall,
  * its domid now belongs to another domain; another -errno if a key could
  * not be read (the domain is skipped this round).
  */
-static int read_sample(struct domain *d, struct sample *s)
+static int read_sample(struct autoscaler *as, struct domain *d,
+		       struct sample *s)
 {
 	unsigned long long v;
 	char *key = NULL;
@@ -1281,13 +1127,13 @@ static int read_sample(struct domain *d, struct sample *s)
 
 	/* The toolstack removes the whole home when the domain goes. */
 	if (d->vm) {
-		rc = read_vm(d->domid, &key);
+		rc = read_vm(as, d->domid, &key);
 		if (!rc && key && strcmp(key, d->vm))
 			rc = -ESTALE;
 		else if (!rc && !key)
 			rc = -ENOENT;
 	} else {
-		rc = xs_get_whole(d->domid, "name", &key);
+		rc = xs_get_whole(as, d->domid, "name", &key);
 	}
 	free(key);
 	if (rc == -ENOENT) {
@@ -1296,14 +1142,14 @@ static int read_sample(struct domain *d, struct sample *s)
 		unsigned int n;
 
 		snprintf(path, sizeof(path), DOMAIN_ROOT "/%u", d->domid);
-		sub = xs_directory(xsh, XBT_NULL, path, &n);
+		sub = xs_directory(as->xsh, XBT_NULL, path, &n);
 		if (!sub)
 			return errno ? -errno : -EIO;
 		free(sub);
 	} else if (rc) {
 		return rc;
 	}
-	rc = count_available(d);
+	rc = count_available(as, d);
 	if (rc < 0)
 		return rc;
 	s->vcpus = (unsigned int)rc;
@@ -1311,29 +1157,29 @@ static int read_sample(struct domain *d, struct sample *s)
 		return -ENOENT; /* no cpu/ keys left: being torn down */
 
 	/* The guest writes data/: anything but a number is no claim. */
-	rc = xs_get_uint(d, KEY_LOAD, UINT32_MAX, &v);
+	rc = xs_get_uint(as, d, KEY_LOAD, UINT32_MAX, &v);
 	if (!rc) {
 		s->has_guest = true;
 		s->guest = (unsigned int)v;
 	} else if (rc != -ENOENT && rc != -EINVAL) {
 		return rc;
 	}
-	if (!xs_get_uint(d, KEY_ONLINE, AS_VCPUS_MAX, &v)) {
+	if (!xs_get_uint(as, d, KEY_ONLINE, AS_VCPUS_MAX, &v)) {
 		s->has_online = true;
 		s->online = (unsigned int)v;
 	}
-	if (!xs_get_uint(d, KEY_THROUGHPUT, UINT64_MAX, &v)) {
+	if (!xs_get_uint(as, d, KEY_THROUGHPUT, UINT64_MAX, &v)) {
 		s->has_tput = true;
 		s->tput = v;
 	}
-	if (xs_get_domid(d->domid, KEY_MODE, s->mode, sizeof(s->mode)))
+	if (xs_get_domid(as, d->domid, KEY_MODE, s->mode, sizeof(s->mode)))
 		s->mode[0] = '\0';
 	return 0;
 }
 
 /* Say once where the domain's load comes from, again when that changes. */
-static void log_source(struct domain *d, const struct sample *s,
-		       enum as_source src)
+static void log_source(struct autoscaler *as, struct domain *d,
+		       const struct sample *s, enum as_source src)
 {
 	char idle[sizeof(", host idle 4294967295%")] = "";
 
@@ -1350,7 +1196,7 @@ static void log_source(struct domain *d, const struct sample *s,
 		}
 		if (d->set.signal == AS_SIGNAL_XEN ||
 		    d->set.signal == AS_SIGNAL_AUTO)
-			log_line(AS_PRIO_WARNING,
+			log_line(as, AS_PRIO_WARNING,
 				 "%s (domain %u): no CPU time from Xen for it: "
 				 "not deciding until there is%s",
 				 d->name, d->domid,
@@ -1359,36 +1205,36 @@ static void log_source(struct domain *d, const struct sample *s,
 					   " is never taken alone)"
 					 : "");
 		else
-			log_line(AS_PRIO_WARNING,
+			log_line(as, AS_PRIO_WARNING,
 				 "%s (domain %u): %s absent: not deciding "
 				 "until there is a load",
 				 d->name, d->domid, KEY_LOAD);
 		break;
 	case AS_SOURCE_GUEST:
-		log_line(AS_PRIO_INFO,
+		log_line(as, AS_PRIO_INFO,
 			 "%s (domain %u): load from the guest's %s%s", d->name,
 			 d->domid, KEY_LOAD,
 			 s->has_xen ? ", bounded by Xen's CPU accounting" : "");
 		break;
 	case AS_SOURCE_GUEST_CAPPED:
-		if (has_host_idle)
+		if (as->has_host_idle)
 			snprintf(idle, sizeof(idle), ", host idle %u%%",
-				 host_idle);
+				 as->host_idle);
 		if (s->has_xen)
-			log_line(AS_PRIO_WARNING,
+			log_line(as, AS_PRIO_WARNING,
 				 "%s (domain %u): %s %u%% capped (maxvcpus %u, "
 				 "Xen measures %u%% on %u vCPU%s%s)",
 				 d->name, d->domid, KEY_LOAD, s->guest,
 				 d->maxvcpus, s->xen, s->vcpus,
 				 s->vcpus == 1 ? "" : "s", idle);
 		else
-			log_line(AS_PRIO_WARNING,
+			log_line(as, AS_PRIO_WARNING,
 				 "%s (domain %u): %s %u%% capped (maxvcpus %u)",
 				 d->name, d->domid, KEY_LOAD, s->guest,
 				 d->maxvcpus);
 		break;
 	case AS_SOURCE_XEN:
-		log_line(AS_PRIO_INFO,
+		log_line(as, AS_PRIO_INFO,
 			 "%s (domain %u): load from Xen's CPU accounting%s",
 			 d->name, d->domid,
 			 s->has_guest ? "" : " (no " KEY_LOAD ")");
@@ -1402,8 +1248,9 @@ static void log_source(struct domain *d, const struct sample *s,
  * it manages the domain.  A change held back is logged once per stretch
  * and reason (a cooldown that runs into the rate limit is logged twice).
  */
-static bool may_change(struct domain *d, const struct as_decision *dec,
-		       unsigned int load, unsigned int vcpus)
+static bool may_change(struct autoscaler *as, struct domain *d,
+		       const struct as_decision *dec, unsigned int load,
+		       unsigned int vcpus)
 {
 	enum as_pace_verdict v;
 	char why[REASON_LEN];
@@ -1411,11 +1258,11 @@ static bool may_change(struct domain *d, const struct as_decision *dec,
 
 	v = as_pace_check(&d->set.pace, &d->pace, now_ms(), &wait);
 	if (v == AS_PACE_GO && !d->backend)
-		d->backend = backend_for(d); /* libvirt may be back */
+		d->backend = backend_for(as, d); /* libvirt may be back */
 	if (v == AS_PACE_GO && d->backend)
 		return true;
 	d->held++;
-	changes_held++;
+	as->changes_held++;
 	if (v != AS_PACE_GO)
 		snprintf(why, sizeof(why), "%s for %llu.%llu s more",
 			 as_pace_name(v),
@@ -1425,7 +1272,8 @@ static bool may_change(struct domain *d, const struct as_decision *dec,
 		snprintf(why, sizeof(why),
 			 "libvirt cannot tell whether it manages the domain: "
 			 "asked again at the next round");
-	log_domain(d->held_back && d->held_why == v ? AS_PRIO_DEBUG
+	log_domain(as,
+		   d->held_back && d->held_why == v ? AS_PRIO_DEBUG
 						    : AS_PRIO_INFO,
 		   d, vcpus, dec->vcpus, "held-back",
 		   "%s (domain %u): load %u%%, vcpus %u -> %u held back: %s",
@@ -1435,8 +1283,8 @@ static bool may_change(struct domain *d, const struct as_decision *dec,
 	return false;
 }
 
-static void decide(struct domain *d, uint64_t tick_ms, const struct sample *s,
-		   unsigned int load)
+static void decide(struct autoscaler *as, struct domain *d, uint64_t tick_ms,
+		   const struct sample *s, unsigned int load)
 {
 	struct as_state before = d->state;
 	struct as_decision dec;
@@ -1444,43 +1292,45 @@ static void decide(struct domain *d, uint64_t tick_ms, const struct sample *s,
 
 	if (d->changing) {
 		/* Its count is changing: decide once the change is done. */
-		log_line(AS_PRIO_DEBUG,
+		log_line(as, AS_PRIO_DEBUG,
 			 "%s (domain %u): %s: vcpus %u still "
 			 "under way",
 			 d->name, d->domid, d->backend->name, d->target);
 		return;
 	}
 	as_decide(&d->set.policy, &d->state, tick_ms, load, s->vcpus, &dec);
-	if (dec.action != AS_STAY && !opt.dry_run &&
-	    !may_change(d, &dec, load, s->vcpus)) {
+	if (dec.action != AS_STAY && !as->opt.dry_run &&
+	    !may_change(as, d, &dec, load, s->vcpus)) {
 		/* The condition still holds: the change comes when the
 		 * pace allows, without a fresh hold. */
 		d->state = before;
 		return;
 	}
 	as_describe(&d->set.policy, load, s->vcpus, &dec, why, sizeof(why));
-	log_domain(dec.action == AS_STAY ? AS_PRIO_DEBUG : AS_PRIO_INFO, d,
+	log_domain(as, dec.action == AS_STAY ? AS_PRIO_DEBUG : AS_PRIO_INFO, d,
 		   s->vcpus, dec.vcpus, as_reason_name(dec.reason),
 		   "%s (domain %u): load %u%%, vcpus %u -> %u: %s: %s%s",
 		   d->name, d->domid, load, s->vcpus, dec.vcpus,
 		   as_reason_name(dec.reason), why,
-		   dec.action != AS_STAY && opt.dry_run ? " (dry run)" : "");
+		   dec.action != AS_STAY && as->opt.dry_run ? " (dry run)"
+							    : "");
 	if (dec.action != AS_STAY && dec.vcpus > s->vcpus)
 		d->ups++;
 	else if (dec.action != AS_STAY && dec.vcpus < s->vcpus)
 		d->downs++;
-	if (dec.action != AS_STAY && !opt.dry_run) {
+	if (dec.action != AS_STAY && !as->opt.dry_run) {
 		d->held_back = false;
-		start_change(d, dec.vcpus);
+		start_change(as, d, dec.vcpus);
 	}
 }
 
 /* The domain's series (autoscale_metrics.h) from this round's sample. */
-static void update_metrics(const struct domain *d, const struct sample *s,
-			   enum as_source src, unsigned int load)
+static void update_metrics(struct autoscaler *as, const struct domain *d,
+			   const struct sample *s, enum as_source src,
+			   unsigned int load)
 {
 	struct as_metrics_domain *m =
-		as_metrics_domain(&metrics, d->domid, d->name);
+		as_metrics_domain(&as->metrics, d->domid, d->name);
 
 	if (!m)
 		return;
@@ -1498,14 +1348,14 @@ static void update_metrics(const struct domain *d, const struct sample *s,
 }
 
 /* A domain whose keys cannot be read this round: skipped, said once. */
-static void read_failed(struct domain *d, int rc)
+static void read_failed(struct autoscaler *as, struct domain *d, int rc)
 {
 	d->read_errors++;
-	read_errors++;
+	as->read_errors++;
 	if (d->read_failing)
 		return;
 	d->read_failing = true;
-	log_line(AS_PRIO_WARNING,
+	log_line(as, AS_PRIO_WARNING,
 		 "%s (domain %u): cannot read its keys: %s: skipped until "
 		 "they can be",
 		 d->name, d->domid, strerror(-rc));
@@ -1516,16 +1366,17 @@ static void read_failed(struct domain *d, int rc)
  * start; the policy measures hold times in ticks, free of jitter).
  * Returns the count still followed.
  */
-static unsigned int sample_all(uint64_t tick_ms)
+static unsigned int sample_all(struct autoscaler *as, uint64_t tick_ms)
 {
 	unsigned int active = 0;
 	size_t i;
 
-	for (i = 0; i < ndomains; i++)
-		memset(&domains[i]->sample, 0, sizeof(domains[i]->sample));
-	read_xen_load(true);
-	for (i = 0; i < ndomains; i++) {
-		struct domain *d = domains[i];
+	for (i = 0; i < as->ndomains; i++)
+		memset(&as->domains[i]->sample, 0,
+		       sizeof(as->domains[i]->sample));
+	read_xen_load(as, true);
+	for (i = 0; i < as->ndomains; i++) {
+		struct domain *d = as->domains[i];
 		struct sample *s = &d->sample;
 		struct as_signal_input in;
 		enum as_source src;
@@ -1533,28 +1384,28 @@ static unsigned int sample_all(uint64_t tick_ms)
 		uint64_t t, wall;
 		int rc;
 
-		poll_change(d, 0, false);
+		poll_change(as, d, 0, false);
 		if (!d->active)
 			continue;
 		t = now_ms();
 		wall = unix_ms();
-		rc = read_sample(d, s);
+		rc = read_sample(as, d, s);
 		if (rc == -ENOENT || rc == -ESTALE) {
-			drop_domain(d, rc == -ENOENT
-					       ? "disappeared"
-					       : "its domid went to another "
-						 "domain");
-			rescan = true; /* a new domain may hold the domid */
+			drop_domain(as, d,
+				    rc == -ENOENT ? "disappeared"
+						  : "its domid went to another "
+						    "domain");
+			as->rescan = true; /* a new domain may hold the domid */
 			continue;
 		}
 		active++;
 		if (rc) {
-			read_failed(d, rc);
+			read_failed(as, d, rc);
 			continue;
 		}
 		if (d->read_failing) {
 			d->read_failing = false;
-			log_line(AS_PRIO_INFO,
+			log_line(as, AS_PRIO_INFO,
 				 "%s (domain %u): its keys can be read again",
 				 d->name, d->domid);
 		}
@@ -1565,20 +1416,20 @@ static unsigned int sample_all(uint64_t tick_ms)
 			.xen = s->xen,
 			.vcpus = s->vcpus,
 			.maxvcpus = d->maxvcpus,
-			.host_cpus = host_cpus,
-			.has_host_idle = has_host_idle,
-			.host_idle = host_idle,
+			.host_cpus = as->host_cpus,
+			.has_host_idle = as->has_host_idle,
+			.host_idle = as->host_idle,
 			.high_pct = d->set.policy.high_pct,
 			.low_pct = d->set.policy.low_pct,
 		};
 		src = as_signal_choose(d->set.signal, &in, &load);
-		log_source(d, s, src);
-		update_metrics(d, s, src, load);
-		csv_write(d, t, wall, s, src, load);
+		log_source(as, d, s, src);
+		update_metrics(as, d, s, src, load);
+		csv_write(as, d, t, wall, s, src, load);
 		if (src != AS_SOURCE_NONE)
-			decide(d, tick_ms, s, load);
+			decide(as, d, tick_ms, s, load);
 	}
-	compact_domains();
+	compact_domains(as);
 	return active;
 }
 
@@ -1587,19 +1438,18 @@ static unsigned int sample_all(uint64_t tick_ms)
 /* An error in the configuration file, "FILE:LINE: ...". */
 static void conf_report(void *ctx, const char *msg)
 {
-	(void)ctx;
-	error("%s", msg);
+	error(ctx, "%s", msg);
 }
 
 /* What holds for every domain: the sample period, and the signal that
  * says whether Xen's CPU accounting is needed. */
-static void conf_globals(void)
+static void conf_globals(struct autoscaler *as)
 {
 	struct as_conf_domain r;
 
-	as_conf_resolve(conf, "", &r);
-	opt.period_ms = r.s.period_ms;
-	opt.signal = r.s.signal;
+	as_conf_resolve(as->conf, "", &r);
+	as->opt.period_ms = r.s.period_ms;
+	as->opt.signal = r.s.signal;
 }
 
 /*
@@ -1607,26 +1457,27 @@ static void conf_globals(void)
  * options given.  A missing file is no file, unless --config named it.
  * Exits on an error.
  */
-static void load_config(void)
+static void load_config(struct autoscaler *as)
 {
-	int rc = as_conf_reload(&conf, opt.config_path, &conf_base, &conf_cli,
-				conf_report, NULL);
+	int rc = as_conf_reload(&as->conf, as->opt.config_path, &conf_base,
+				&as->conf_cli, conf_report, as);
 
-	if (rc == -ENOENT && !opt.config_given)
-		rc = as_conf_parse(opt.config_path, "", 0, &conf_base,
-				   &conf_cli, &conf, conf_report, NULL);
+	if (rc == -ENOENT && !as->opt.config_given)
+		rc = as_conf_parse(as->opt.config_path, "", 0, &conf_base,
+				   &as->conf_cli, &as->conf, conf_report, as);
 	else if (rc == -ENOENT)
-		error("configuration %s: %s", opt.config_path,
+		error(as, "configuration %s: %s", as->opt.config_path,
 		      strerror(ENOENT));
 	else if (!rc)
-		log_line(AS_PRIO_INFO, "configuration %s read",
-			 opt.config_path);
+		log_line(as, AS_PRIO_INFO, "configuration %s read",
+			 as->opt.config_path);
 	if (rc) {
 		if (rc != -ENOENT)
-			error("configuration %s refused", opt.config_path);
+			error(as, "configuration %s refused",
+			      as->opt.config_path);
 		exit(EXIT_USAGE);
 	}
-	conf_globals();
+	conf_globals(as);
 }
 
 /*
@@ -1634,79 +1485,82 @@ static void load_config(void)
  * the settings in force, and then every followed domain gets its own
  * again.
  */
-static void reload_config(void)
+static void reload_config(struct autoscaler *as)
 {
 	struct as_conf *fresh = NULL;
-	uint64_t period = opt.period_ms;
-	int rc = as_conf_reload(&conf, opt.config_path, &conf_base, &conf_cli,
-				conf_report, NULL);
+	uint64_t period = as->opt.period_ms;
+	int rc = as_conf_reload(&as->conf, as->opt.config_path, &conf_base,
+				&as->conf_cli, conf_report, as);
 	size_t i;
 
-	if (rc == -ENOENT && !opt.config_given) {
+	if (rc == -ENOENT && !as->opt.config_given) {
 		/* No file at the default path: as at a start without it,
 		 * the options alone. */
-		rc = as_conf_parse(opt.config_path, "", 0, &conf_base,
-				   &conf_cli, &fresh, conf_report, NULL);
+		rc = as_conf_parse(as->opt.config_path, "", 0, &conf_base,
+				   &as->conf_cli, &fresh, conf_report, as);
 		if (!rc) {
-			as_conf_free(conf);
-			conf = fresh;
-			log_line(AS_PRIO_INFO,
+			as_conf_free(as->conf);
+			as->conf = fresh;
+			log_line(as, AS_PRIO_INFO,
 				 "SIGHUP: no configuration %s: the options "
 				 "alone apply",
-				 opt.config_path);
+				 as->opt.config_path);
 		}
 	}
-	as_metrics_config_reload(&metrics, !rc, unix_ms() / MS_PER_SEC);
+	as_metrics_config_reload(&as->metrics, !rc, unix_ms() / MS_PER_SEC);
 	if (rc) {
-		error("SIGHUP: configuration %s %s: keeping the settings in "
+		error(as,
+		      "SIGHUP: configuration %s %s: keeping the settings in "
 		      "force",
-		      opt.config_path, rc == -ENOENT ? "missing" : "refused");
+		      as->opt.config_path,
+		      rc == -ENOENT ? "missing" : "refused");
 		return;
 	}
-	conf_globals();
+	conf_globals(as);
 	if (!fresh)
-		log_line(AS_PRIO_INFO, "SIGHUP: reloaded the configuration %s",
-			 opt.config_path);
-	if (!open_xenstat())
-		error("SIGHUP: signal %s: no decision until libxenstat can be "
+		log_line(as, AS_PRIO_INFO,
+			 "SIGHUP: reloaded the configuration %s",
+			 as->opt.config_path);
+	if (!open_xenstat(as))
+		error(as,
+		      "SIGHUP: signal %s: no decision until libxenstat can be "
 		      "read (tried again at the next SIGHUP)",
-		      as_signal_name(opt.signal));
-	if (opt.period_ms != period)
-		log_line(AS_PRIO_INFO, "sample period now %llu ms",
-			 (unsigned long long)opt.period_ms);
-	for (i = 0; i < ndomains; i++)
-		if (domains[i]->used)
-			configure_domain(domains[i], false);
+		      as_signal_name(as->opt.signal));
+	if (as->opt.period_ms != period)
+		log_line(as, AS_PRIO_INFO, "sample period now %llu ms",
+			 (unsigned long long)as->opt.period_ms);
+	for (i = 0; i < as->ndomains; i++)
+		if (as->domains[i]->used)
+			configure_domain(as, as->domains[i], false);
 }
 
 /* --metrics-file: the metrics as they are after a round.  A failure is
  * said once, until it works again. */
-static void write_metrics(void)
+static void write_metrics(struct autoscaler *as)
 {
-	static bool failing;
 	size_t len;
 	char *text;
 	int rc;
 
-	if (!opt.metrics_file)
+	if (!as->opt.metrics_file)
 		return;
-	text = as_metrics_render(&metrics, &len);
-	rc = text ? as_metrics_write_file(opt.metrics_file, text, len)
+	text = as_metrics_render(&as->metrics, &len);
+	rc = text ? as_metrics_write_file(as->opt.metrics_file, text, len)
 		  : -ENOMEM;
 	free(text);
-	if (rc && !failing)
-		error("cannot write the metrics %s: %s", opt.metrics_file,
-		      strerror(-rc));
-	else if (!rc && failing)
-		log_line(AS_PRIO_INFO, "metrics %s written again",
-			 opt.metrics_file);
-	failing = rc != 0;
+	if (rc && !as->metrics_failing)
+		error(as, "cannot write the metrics %s: %s",
+		      as->opt.metrics_file, strerror(-rc));
+	else if (!rc && as->metrics_failing)
+		log_line(as, AS_PRIO_INFO, "metrics %s written again",
+			 as->opt.metrics_file);
+	as->metrics_failing = rc != 0;
 }
 
 /* The metrics' counts, from start. */
-static void open_metrics(void)
+static void open_metrics(struct autoscaler *as)
 {
-	as_metrics_init(&metrics, unix_ms() / MS_PER_SEC);
+	as_metrics_init(&as->metrics, unix_ms() / MS_PER_SEC);
 }
 
 /* ---------------------------------------------------------------- setup */
@@ -1725,7 +1579,7 @@ static void on_signal(int sig)
  * but while the main loop waits (ppoll with wait_mask), so that they never
  * land in libxenstore's thread nor in the middle of a sample.
  */
-static void install_signals(void)
+static void install_signals(struct autoscaler *as)
 {
 	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
 	struct sigaction sa;
@@ -1740,32 +1594,34 @@ static void install_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 		sigaddset(&block, sigs[i]);
 	}
-	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigprocmask(SIG_BLOCK, &block, &as->wait_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigdelset(&wait_mask, sigs[i]);
+		sigdelset(&as->wait_mask, sigs[i]);
 }
 
 /* Watch domains come and go; xenstored fires each watch once at once. */
-static void watch_domains(void)
+static void watch_domains(struct autoscaler *as)
 {
-	if (!xs_watch(xsh, WATCH_INTRODUCE, WATCH_INTRODUCE) ||
-	    !xs_watch(xsh, WATCH_RELEASE, WATCH_RELEASE))
-		xenstore_failed("watching domains", errno ? -errno : -EIO);
+	if (!xs_watch(as->xsh, WATCH_INTRODUCE, WATCH_INTRODUCE) ||
+	    !xs_watch(as->xsh, WATCH_RELEASE, WATCH_RELEASE))
+		xenstore_failed(as, "watching domains", errno ? -errno : -EIO);
 }
 
 /* Take every watch event that has arrived; true if there was one. */
-static bool drain_watches(void)
+static bool drain_watches(struct autoscaler *as)
 {
 	bool fired = false;
 	char **ev;
 
-	while ((ev = xs_check_watch(xsh))) {
-		log_line(AS_PRIO_DEBUG, "watch %s fired", ev[XS_WATCH_PATH]);
+	while ((ev = xs_check_watch(as->xsh))) {
+		log_line(as, AS_PRIO_DEBUG, "watch %s fired",
+			 ev[XS_WATCH_PATH]);
 		free(ev);
 		fired = true;
 	}
 	if (errno != EAGAIN)
-		xenstore_failed("reading watch events", errno ? -errno : -EIO);
+		xenstore_failed(as, "reading watch events",
+				errno ? -errno : -EIO);
 	return fired;
 }
 
@@ -1773,9 +1629,9 @@ static bool drain_watches(void)
  * Wait until the monotonic time until_ms, a stop signal or SIGHUP; domains
  * introduced or released meanwhile are adopted or dropped at once.
  */
-static void wait_until(uint64_t until_ms)
+static void wait_until(struct autoscaler *as, uint64_t until_ms)
 {
-	struct pollfd pfd = {.fd = xs_fileno(xsh), .events = POLLIN};
+	struct pollfd pfd = {.fd = xs_fileno(as->xsh), .events = POLLIN};
 
 	while (!stop_signal && !hangup) {
 		uint64_t now = now_ms();
@@ -1786,24 +1642,24 @@ static void wait_until(uint64_t until_ms)
 			return;
 		ts.tv_sec = (time_t)((until_ms - now) / MS_PER_SEC);
 		ts.tv_nsec = (long)((until_ms - now) % MS_PER_SEC) * NS_PER_MS;
-		r = ppoll(&pfd, 1, &ts, &wait_mask);
-		if (r > 0 && (pfd.revents & POLLIN) && drain_watches())
-			scan_domains();
+		r = ppoll(&pfd, 1, &ts, &as->wait_mask);
+		if (r > 0 && (pfd.revents & POLLIN) && drain_watches(as))
+			scan_domains(as);
 	}
 }
 
 /* Wait for the next tick; at SIGHUP meanwhile, reload the configuration
  * file and reopen the CSV. */
-static void wait_tick(uint64_t until_ms)
+static void wait_tick(struct autoscaler *as, uint64_t until_ms)
 {
 	for (;;) {
-		wait_until(until_ms);
+		wait_until(as, until_ms);
 		if (!hangup)
 			return;
 		hangup = 0;
-		reload_config();
-		if (csv.fd >= 0)
-			csv_reopen();
+		reload_config(as);
+		if (as->csv.fd >= 0)
+			csv_reopen(as);
 	}
 }
 
@@ -1934,9 +1790,9 @@ enum long_only {
 };
 
 /* The options given that the configuration file also has. */
-#define CLI(field) (conf_cli.set |= AS_CONF_BIT(AS_CONF_##field))
+#define CLI(field) (as->conf_cli.set |= AS_CONF_BIT(AS_CONF_##field))
 
-static void parse_args(int argc, char **argv)
+static void parse_args(struct autoscaler *as, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"all", no_argument, NULL, 'a'},
@@ -1979,132 +1835,134 @@ static void parse_args(int argc, char **argv)
 	unsigned int i;
 	int c;
 
-	opt.backoff_max_ms = DEFAULT_BACKOFF_MAX_MS;
-	opt.change_timeout_ms = DEFAULT_CHANGE_TIMEOUT_MS;
-	opt.xl = DEFAULT_XL;
-	opt.log_priority = PRIO_AUTO;
-	opt.config_path = AS_CONF_PATH;
+	as->opt.backoff_max_ms = DEFAULT_BACKOFF_MAX_MS;
+	as->opt.change_timeout_ms = DEFAULT_CHANGE_TIMEOUT_MS;
+	as->opt.xl = DEFAULT_XL;
+	as->opt.log_priority = PRIO_AUTO;
+	as->opt.config_path = AS_CONF_PATH;
 
 	while ((c = getopt_long(argc, argv, "as:H:L:p:m:M:d:c:1nx:ivVh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			opt.all = true;
+			as->opt.all = true;
 			break;
 		case 's':
-			if (as_signal_parse(optarg, &conf_cli.signal))
+			if (as_signal_parse(optarg, &as->conf_cli.signal))
 				usage_error("--signal: '%s' is none of xen, "
 					    "guest, auto",
 					    optarg);
 			CLI(SIGNAL);
 			break;
 		case 'H':
-			conf_cli.high_pct =
+			as->conf_cli.high_pct =
 				opt_uint("--high", optarg, 1, AS_THRESHOLD_MAX);
 			CLI(HIGH);
 			break;
 		case 'L':
-			conf_cli.low_pct =
+			as->conf_cli.low_pct =
 				opt_uint("--low", optarg, 0, AS_THRESHOLD_MAX);
 			CLI(LOW);
 			break;
 		case 'p':
-			conf_cli.period_ms =
+			as->conf_cli.period_ms =
 				opt_seconds("--period", optarg, PERIOD_MIN_MS);
 			CLI(PERIOD);
 			break;
 		case OPT_HOLD:
-			conf_cli.hold_up_ms = opt_seconds("--hold", optarg, 0);
-			conf_cli.hold_down_ms = conf_cli.hold_up_ms;
+			as->conf_cli.hold_up_ms =
+				opt_seconds("--hold", optarg, 0);
+			as->conf_cli.hold_down_ms = as->conf_cli.hold_up_ms;
 			CLI(HOLD_UP);
 			CLI(HOLD_DOWN);
 			break;
 		case OPT_HOLD_UP:
-			conf_cli.hold_up_ms =
+			as->conf_cli.hold_up_ms =
 				opt_seconds("--hold-up", optarg, 0);
 			CLI(HOLD_UP);
 			break;
 		case OPT_HOLD_DOWN:
-			conf_cli.hold_down_ms =
+			as->conf_cli.hold_down_ms =
 				opt_seconds("--hold-down", optarg, 0);
 			CLI(HOLD_DOWN);
 			break;
 		case 'm':
-			conf_cli.min_vcpus =
+			as->conf_cli.min_vcpus =
 				opt_uint("--min", optarg, 1, AS_VCPUS_MAX);
 			CLI(MIN);
 			break;
 		case 'M':
-			conf_cli.max_vcpus =
+			as->conf_cli.max_vcpus =
 				opt_uint("--max", optarg, 1, AS_VCPUS_MAX);
 			CLI(MAX);
 			break;
 		case 'd':
-			opt.duration_ms = opt_seconds("--duration", optarg, 0);
+			as->opt.duration_ms =
+				opt_seconds("--duration", optarg, 0);
 			break;
 		case 'c':
-			opt.csv_path = optarg;
+			as->opt.csv_path = optarg;
 			break;
 		case '1':
-			opt.once = true;
+			as->opt.once = true;
 			break;
 		case 'n':
-			opt.dry_run = true;
+			as->opt.dry_run = true;
 			break;
 		case 'x':
-			opt.xl = optarg;
+			as->opt.xl = optarg;
 			break;
 		case 'i':
-			opt.ignore_host = true;
+			as->opt.ignore_host = true;
 			break;
 		case OPT_LIBVIRT:
-			opt.libvirt_uri = optarg;
+			as->opt.libvirt_uri = optarg;
 			break;
 		case OPT_LOG_PRIORITY:
 			if (!strcmp(optarg, "auto"))
-				opt.log_priority = PRIO_AUTO;
+				as->opt.log_priority = PRIO_AUTO;
 			else if (!strcmp(optarg, "always"))
-				opt.log_priority = PRIO_ALWAYS;
+				as->opt.log_priority = PRIO_ALWAYS;
 			else if (!strcmp(optarg, "never"))
-				opt.log_priority = PRIO_NEVER;
+				as->opt.log_priority = PRIO_NEVER;
 			else
 				usage_error("--log-priority: '%s' is none of "
 					    "auto, always, never",
 					    optarg);
 			break;
 		case OPT_COOLDOWN:
-			conf_cli.cooldown_ms =
+			as->conf_cli.cooldown_ms =
 				opt_seconds("--cooldown", optarg, 0);
 			CLI(COOLDOWN);
 			break;
 		case OPT_RATE_MAX:
-			conf_cli.rate_limit =
+			as->conf_cli.rate_limit =
 				opt_uint("--rate-max", optarg, 0, AS_RATE_MAX);
 			CLI(RATE_LIMIT);
 			break;
 		case OPT_RATE_WINDOW:
-			conf_cli.rate_window_ms =
+			as->conf_cli.rate_window_ms =
 				opt_seconds("--rate-window", optarg, 0);
 			CLI(RATE_WINDOW);
 			break;
 		case OPT_BACKOFF_MAX:
-			opt.backoff_max_ms =
+			as->opt.backoff_max_ms =
 				opt_seconds("--backoff-max", optarg, 0);
 			break;
 		case OPT_CHANGE_TIMEOUT:
-			opt.change_timeout_ms = opt_seconds(
+			as->opt.change_timeout_ms = opt_seconds(
 				"--change-timeout", optarg, PERIOD_MIN_MS);
 			break;
 		case OPT_CONFIG:
-			opt.config_path = optarg;
-			opt.config_given = true;
+			as->opt.config_path = optarg;
+			as->opt.config_given = true;
 			break;
 		case OPT_CHECK_CONFIG:
 			check_config = true;
 			check_path = optarg;
 			break;
 		case OPT_METRICS_FILE:
-			opt.metrics_file = optarg;
+			as->opt.metrics_file = optarg;
 			break;
 		case OPT_METRICS_LISTEN:
 			/* The daemon holds privcmd and xenstore write access:
@@ -2114,7 +1972,7 @@ static void parse_args(int argc, char **argv)
 				    "textfile collector to serve the metrics "
 				    "over HTTP");
 		case 'v':
-			opt.verbose = true;
+			as->opt.verbose = true;
 			break;
 		case 'V':
 			printf(PROG " %s\n", SMPALT_VERSION);
@@ -2135,56 +1993,57 @@ static void parse_args(int argc, char **argv)
 		if (optind < argc)
 			usage_error("--check-config takes one FILE, not '%s'",
 				    argv[optind]);
-		exit(as_conf_check(check_path ? check_path : opt.config_path,
-				   &conf_base, &conf_cli, stdout));
+		exit(as_conf_check(check_path ? check_path
+					      : as->opt.config_path,
+				   &conf_base, &as->conf_cli, stdout));
 	}
-	if (optind >= argc && !opt.all)
+	if (optind >= argc && !as->opt.all)
 		usage_error("no DOMAIN given (or --all)");
-	opt.specs = (const char *const *)argv + optind;
-	opt.nspecs = (unsigned int)(argc - optind);
-	for (i = 0; i < opt.nspecs; i++)
-		if (as_conf_check_glob(opt.specs[i], err, sizeof(err)))
-			usage_error("DOMAIN '%s': %s", opt.specs[i], err);
+	as->opt.specs = (const char *const *)argv + optind;
+	as->opt.nspecs = (unsigned int)(argc - optind);
+	for (i = 0; i < as->opt.nspecs; i++)
+		if (as_conf_check_glob(as->opt.specs[i], err, sizeof(err)))
+			usage_error("DOMAIN '%s': %s", as->opt.specs[i], err);
 
 	/* Check what can be checked before any domain is known: the options
 	 * over the built-in settings. */
 	given = conf_base;
-	as_settings_overlay(&given, &conf_cli);
-	settings_from(&given, &check);
+	as_settings_overlay(&given, &as->conf_cli);
+	settings_from(as, &given, &check);
 	if (!check.policy.max_vcpus)
 		check.policy.max_vcpus = AS_VCPUS_MAX;
 	if (as_config_check(&check.policy, err, sizeof(err)) ||
 	    as_pace_config_check(&check.pace, err, sizeof(err)))
 		usage_error("%s", err);
-	syslog_prefix =
-		opt.log_priority == PRIO_ALWAYS ||
-		(opt.log_priority == PRIO_AUTO && !isatty(STDERR_FILENO));
+	as->syslog_prefix =
+		as->opt.log_priority == PRIO_ALWAYS ||
+		(as->opt.log_priority == PRIO_AUTO && !isatty(STDERR_FILENO));
 }
 
 /* The backends: xl for every domain, libvirt first if asked for. */
-static void open_backends(void)
+static void open_backends(struct autoscaler *as)
 {
-	xl_backend = scale_backend_xl_open(opt.xl, opt.ignore_host,
-					   opt.change_timeout_ms);
-	if (!xl_backend) {
-		error("out of memory");
+	as->xl_backend = scale_backend_xl_open(as->opt.xl, as->opt.ignore_host,
+					       as->opt.change_timeout_ms);
+	if (!as->xl_backend) {
+		error(as, "out of memory");
 		exit(EXIT_RUNTIME);
 	}
-	if (!opt.libvirt_uri)
+	if (!as->opt.libvirt_uri)
 		return;
 #ifdef HAVE_LIBVIRT_BACKEND
 	{
 		char err[REASON_LEN] = "";
 
-		libvirt_backend = scale_backend_libvirt_open(
-			opt.libvirt_uri, opt.change_timeout_ms, err,
+		as->libvirt_backend = scale_backend_libvirt_open(
+			as->opt.libvirt_uri, as->opt.change_timeout_ms, err,
 			sizeof(err));
-		if (!libvirt_backend) {
-			error("libvirt %s: %s", opt.libvirt_uri, err);
+		if (!as->libvirt_backend) {
+			error(as, "libvirt %s: %s", as->opt.libvirt_uri, err);
 			exit(EXIT_RUNTIME);
 		}
-		log_line(AS_PRIO_INFO, "libvirt %s: connected",
-			 opt.libvirt_uri);
+		log_line(as, AS_PRIO_INFO, "libvirt %s: connected",
+			 as->opt.libvirt_uri);
 	}
 #else
 	usage_error("--libvirt: this build has no libvirt backend");
@@ -2192,112 +2051,123 @@ static void open_backends(void)
 }
 
 /* --once: every DOMAIN must select a domain that is ready now. */
-static void check_once_domains(void)
+static void check_once_domains(struct autoscaler *as)
 {
 	unsigned int i;
 	size_t j;
 
-	if (rescan) {
-		error("a selected domain has no cpu/ keys: cannot tell its "
-		      "maxvcpus");
+	if (as->rescan) {
+		error(as, "a selected domain has no cpu/ keys: cannot tell its "
+			  "maxvcpus");
 		exit(EXIT_NO_DOMAIN);
 	}
-	for (i = 0; i < opt.nspecs; i++) {
+	for (i = 0; i < as->opt.nspecs; i++) {
 		bool found = false;
 
-		for (j = 0; j < ndomains && !found; j++)
-			found = domains[j]->used &&
-				as_spec_matches(opt.specs[i], domains[j]->name,
-						domains[j]->domid);
+		for (j = 0; j < as->ndomains && !found; j++)
+			found = as->domains[j]->used &&
+				as_spec_matches(as->opt.specs[i],
+						as->domains[j]->name,
+						as->domains[j]->domid);
 		if (!found) {
-			error("no domain '%s' (neither a domid nor a name "
+			error(as,
+			      "no domain '%s' (neither a domid nor a name "
 			      "under " DOMAIN_ROOT ")",
-			      opt.specs[i]);
+			      as->opt.specs[i]);
 			exit(EXIT_NO_DOMAIN);
 		}
 	}
-	for (j = 0; j < ndomains; j++)
-		if (domains[j]->used && !domains[j]->active &&
-		    !domains[j]->excluded)
+	for (j = 0; j < as->ndomains; j++)
+		if (as->domains[j]->used && !as->domains[j]->active &&
+		    !as->domains[j]->excluded)
 			exit(EXIT_USAGE); /* refused, with the reason logged */
-	for (j = 0; j < ndomains; j++)
-		if (domains[j]->active)
+	for (j = 0; j < as->ndomains; j++)
+		if (as->domains[j]->active)
 			return;
-	error("no domain to scale");
+	error(as, "no domain to scale");
 	exit(EXIT_NO_DOMAIN);
 }
 
-static void log_selection(unsigned int selected)
+static void log_selection(struct autoscaler *as, unsigned int selected)
 {
 	if (!selected)
-		log_line(AS_PRIO_INFO, "no domain selected yet: waiting for "
-				       "one to appear");
+		log_line(as, AS_PRIO_INFO,
+			 "no domain selected yet: waiting for "
+			 "one to appear");
 }
 
 int main(int argc, char **argv)
 {
+	/* The daemon's state, for its whole life. */
+	struct autoscaler ctx = {
+		.csv = {.fd = -1},
+		.log_route = AS_LOG_PLAIN,
+	};
+	struct autoscaler *as = &ctx;
 	uint64_t next, now, grace_end;
 	unsigned int rounds = 0, active;
 	size_t i;
 	char cpus[NUM_MAX] = "unknown";
 	int rc = 0;
 
-	parse_args(argc, argv);
-	start_ms = now_ms();
-	log_route = as_log_route_for(STDERR_FILENO);
-	load_config();
-	open_metrics();
-	install_signals(); /* before xs_open: its thread inherits the mask */
+	parse_args(as, argc, argv);
+	as->start_ms = now_ms();
+	as->log_route = as_log_route_for(STDERR_FILENO);
+	load_config(as);
+	open_metrics(as);
+	install_signals(as); /* before xs_open: its thread inherits the mask */
 
-	xsh = xs_open(0);
-	if (!xsh) {
-		error("cannot connect to xenstore: %s (run in dom0 as root, "
+	as->xsh = xs_open(0);
+	if (!as->xsh) {
+		error(as,
+		      "cannot connect to xenstore: %s (run in dom0 as root, "
 		      "with xenstored running)",
 		      strerror(errno));
 		return EXIT_XENSTORE;
 	}
-	open_backends();
+	open_backends(as);
 	/* auto never falls back to the guests' claims alone: a guest could
 	 * then claim any vCPUs it likes. */
-	if (!open_xenstat())
+	if (!open_xenstat(as))
 		exit(EXIT_XENSTAT);
-	if (opt.csv_path && !csv_open()) {
-		xs_close(xsh);
+	if (as->opt.csv_path && !csv_open(as)) {
+		xs_close(as->xsh);
 		return EXIT_RUNTIME;
 	}
-	if (host_cpus)
-		snprintf(cpus, sizeof(cpus), "%u", host_cpus);
-	log_line(AS_PRIO_INFO,
+	if (as->host_cpus)
+		snprintf(cpus, sizeof(cpus), "%u", as->host_cpus);
+	log_line(as, AS_PRIO_INFO,
 		 PROG " %s started: signal %s, period %llu ms, host CPUs %s%s",
-		 SMPALT_VERSION, as_signal_name(opt.signal),
-		 (unsigned long long)opt.period_ms, cpus,
-		 opt.ignore_host ? " (--ignore-host: may exceed them)" : "");
-	if (opt.once) {
-		scan_domains();
-		check_once_domains();
+		 SMPALT_VERSION, as_signal_name(as->opt.signal),
+		 (unsigned long long)as->opt.period_ms, cpus,
+		 as->opt.ignore_host ? " (--ignore-host: may exceed them)"
+				     : "");
+	if (as->opt.once) {
+		scan_domains(as);
+		check_once_domains(as);
 		/* Xen's figure is a rate: read, wait a period, read again. */
-		if (xen_figure_source()) {
-			read_xen_load(false);
-			wait_until(now_ms() + opt.period_ms);
+		if (xen_figure_source(as)) {
+			read_xen_load(as, false);
+			wait_until(as, now_ms() + as->opt.period_ms);
 		}
 	} else {
-		watch_domains(); /* its first events make the first scan */
-		log_selection(scan_domains());
+		watch_domains(as); /* its first events make the first scan */
+		log_selection(as, scan_domains(as));
 	}
 
-	for (next = start_ms; !stop_signal; next += opt.period_ms) {
-		if (rescan)
-			scan_domains();
-		active = sample_all(next - start_ms);
+	for (next = as->start_ms; !stop_signal; next += as->opt.period_ms) {
+		if (as->rescan)
+			scan_domains(as);
+		active = sample_all(as, next - as->start_ms);
 		rounds++;
-		write_metrics();
-		if (!csv_flush()) {
+		write_metrics(as);
+		if (!csv_flush(as)) {
 			rc = EXIT_RUNTIME;
 			break;
 		}
-		if (opt.once) {
+		if (as->opt.once) {
 			if (!active) {
-				log_line(AS_PRIO_WARNING,
+				log_line(as, AS_PRIO_WARNING,
 					 "every domain has disappeared");
 				rc = EXIT_ALL_GONE;
 			}
@@ -2305,27 +2175,28 @@ int main(int argc, char **argv)
 		}
 		now = now_ms();
 		/* Fell behind (a slow change): skip the ticks missed. */
-		while (next + opt.period_ms <= now)
-			next += opt.period_ms;
-		if (opt.duration_ms &&
-		    next + opt.period_ms > start_ms + opt.duration_ms)
+		while (next + as->opt.period_ms <= now)
+			next += as->opt.period_ms;
+		if (as->opt.duration_ms &&
+		    next + as->opt.period_ms >
+			    as->start_ms + as->opt.duration_ms)
 			break;
-		wait_tick(next + opt.period_ms);
+		wait_tick(as, next + as->opt.period_ms);
 	}
 	/* Never leave a change behind: it is changing a domain.  Those
 	 * still running after a grace time (a hung xl) are killed. */
 	grace_end = now_ms() + EXIT_GRACE_MS;
-	for (i = 0; i < ndomains; i++) {
+	for (i = 0; i < as->ndomains; i++) {
 		now = now_ms();
-		poll_change(domains[i], grace_end > now ? grace_end - now : 0,
-			    true);
+		poll_change(as, as->domains[i],
+			    grace_end > now ? grace_end - now : 0, true);
 	}
-	if (opt.once && change_failures)
+	if (as->opt.once && as->change_failures)
 		rc = EXIT_RUNTIME;
-	if (opt.once && read_errors && !rc)
+	if (as->opt.once && as->read_errors && !rc)
 		rc = EXIT_XENSTORE;
 
-	log_line(AS_PRIO_INFO,
+	log_line(as, AS_PRIO_INFO,
 		 "stopped%s%s after %u sample round%s: %llu change%s%s, "
 		 "%llu failed change%s (%llu timed out), %llu held back, "
 		 "%llu unreadable domain round%s, %llu CSV row%s%s%s",
@@ -2333,25 +2204,26 @@ int main(int argc, char **argv)
 		 stop_signal == SIGINT	  ? "SIGINT"
 		 : stop_signal == SIGTERM ? "SIGTERM"
 					  : "",
-		 rounds, rounds == 1 ? "" : "s", changes,
-		 changes == 1 ? "" : "s", opt.dry_run ? " (dry run)" : "",
-		 change_failures, change_failures == 1 ? "" : "s",
-		 change_timeouts, changes_held, read_errors,
-		 read_errors == 1 ? "" : "s", csv_rows,
-		 csv_rows == 1 ? "" : "s", opt.csv_path ? " in " : "",
-		 opt.csv_path ? opt.csv_path : "");
-	as_csv_close(&csv);
-	as_metrics_free(&metrics);
-	as_conf_free(conf);
-	if (libvirt_backend)
-		libvirt_backend->close(libvirt_backend);
-	xl_backend->close(xl_backend);
-	if (xstat)
-		xenstat_uninit(xstat);
-	xs_close(xsh);
-	for (i = 0; i < ndomains; i++)
-		domains[i]->used = false;
-	compact_domains();
-	free(domains);
+		 rounds, rounds == 1 ? "" : "s", as->changes,
+		 as->changes == 1 ? "" : "s",
+		 as->opt.dry_run ? " (dry run)" : "", as->change_failures,
+		 as->change_failures == 1 ? "" : "s", as->change_timeouts,
+		 as->changes_held, as->read_errors,
+		 as->read_errors == 1 ? "" : "s", as->csv_rows,
+		 as->csv_rows == 1 ? "" : "s", as->opt.csv_path ? " in " : "",
+		 as->opt.csv_path ? as->opt.csv_path : "");
+	as_csv_close(&as->csv);
+	as_metrics_free(&as->metrics);
+	as_conf_free(as->conf);
+	if (as->libvirt_backend)
+		as->libvirt_backend->close(as->libvirt_backend);
+	as->xl_backend->close(as->xl_backend);
+	if (as->xstat)
+		xenstat_uninit(as->xstat);
+	xs_close(as->xsh);
+	for (i = 0; i < as->ndomains; i++)
+		as->domains[i]->used = false;
+	compact_domains(as);
+	free(as->domains);
 	return rc;
 }
