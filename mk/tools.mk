@@ -29,7 +29,9 @@ AUTOSCALER_SAN := $(TOOLS_OUT)/smpalt-autoscaler-san
 TOOLS_PURE   := tools/autoscale_policy.c tools/autoscale_signal.c \
 	tools/autoscale_select.c tools/autoscale_format.c
 # The program: the pure parts wrapped by the I/O, with its backends.
-AUTOSCALER_SRCS := tools/autoscaler.c tools/backend_xl.c $(TOOLS_PURE)
+AUTOSCALER_SRCS := tools/autoscaler.c tools/autoscale_cli.c \
+	tools/autoscale_domains.c tools/autoscale_change.c tools/autoscale_xen.c \
+	tools/autoscale_xs.c tools/autoscale_log.c tools/backend_xl.c $(TOOLS_PURE)
 AUTOSCALER_LIBS := -lxenstore -lxenstat
 # The libvirt backend, when its source is there (it needs libvirt-dev's
 # headers; it loads libvirt.so.0 itself, only when --libvirt asks for it).

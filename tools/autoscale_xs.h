@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * autoscale_xs.h - reading a domain's keys in xenstore: 0 or -errno, and
+ * -ENOENT for a key that is absent.
+ */
+#ifndef SMPALT_AUTOSCALE_XS_H
+#define SMPALT_AUTOSCALE_XS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "autoscaler.h"
+
+/* Read a key into buf (NUL-terminated).  0, or -errno (-ENOENT: absent). */
+int xs_get(struct autoscaler *as, const char *path, char *buf, size_t len);
+
+/* A domain's key, whole, in a malloc'd string (*out; free it).  0, or
+ * -errno (-ENOENT: absent). */
+int xs_get_whole(struct autoscaler *as, unsigned int domid, const char *key,
+		 char **out);
+
+/* A domain's key into buf (NUL-terminated): 0 or -errno. */
+int xs_get_domid(struct autoscaler *as, unsigned int domid, const char *key,
+		 char *buf, size_t len);
+
+/* A key holding a decimal number: 0, -ENOENT, -EINVAL or -errno. */
+int xs_get_uint(struct autoscaler *as, const struct domain *d, const char *key,
+		unsigned long long max, unsigned long long *out);
+
+/* xenstore cannot be used: the error line, then exit EXIT_XENSTORE. */
+void __attribute__((noreturn))
+xenstore_failed(struct autoscaler *as, const char *what, int rc);
+
+/* Number of cpu/<i> entries: the domain's maxvcpus (xl writes them all). */
+int count_maxvcpus(struct autoscaler *as, unsigned int domid);
+
+/* vCPUs set online by the toolstack: cpu/<i>/availability = online. */
+int count_available(struct autoscaler *as, const struct domain *d);
+
+/*
+ * The domain's "vm" key, "/vm/<uuid>", written by the toolstack (the guest
+ * cannot): *vm malloc'd, or NULL when there is none.  0 or -errno.
+ */
+int read_vm(struct autoscaler *as, unsigned int domid, char **vm);
+
+/* The UUID in a "/vm/<uuid>" path, if it is one ("" otherwise). */
+void uuid_of_vm(const char *vm, char *uuid);
+
+#endif /* SMPALT_AUTOSCALE_XS_H */
