@@ -91,15 +91,24 @@ TOOLS_TESTS := autoscale_policy_test autoscale_signal_test \
 	autoscale_select_test autoscale_format_test
 # The daemon's configuration file and its output, each with its test:
 # TOOLS_DAEMON with TOOLS_DAEMON_LIBS is what the program links for them.
-TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_config.c
+TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_config.c \
+	tools/autoscale_settings.c
 TOOLS_DAEMON_LIBS := -linih
 # The configuration file (inih), resolved per domain.
 TEST_SRCS_autoscale_config_test := tests/unit/autoscale_config_test.c \
-	tools/autoscale_config.c tools/autoscale_signal.c
+	tools/autoscale_config.c tools/autoscale_settings.c \
+	tools/autoscale_signal.c
 TEST_LIBS_autoscale_config_test := -linih
 TEST_FLAGS_autoscale_config_test := \
 	-DEXAMPLE_CONF='"$(TOP)/dist/autoscaler.conf"'
 TOOLS_TESTS += autoscale_config_test
+# One table of settings: the command line (the program) and the file
+# accept the same values.
+TEST_SRCS_autoscale_settings_test := tests/unit/autoscale_settings_test.c \
+	tools/autoscale_config.c tools/autoscale_settings.c \
+	tools/autoscale_signal.c
+TEST_LIBS_autoscale_settings_test := -linih
+TOOLS_TESTS += autoscale_settings_test
 # The CSV, escaped and safe to open.
 TOOLS_DAEMON += tools/autoscale_csv.c
 TEST_SRCS_autoscale_csv_test := tests/unit/autoscale_csv_test.c \
@@ -142,6 +151,13 @@ $(TEST_OUT)/autoscale_tool_test: TEST_FLAGS_autoscale_tool_test += \
 	-DAUTOSCALER_BIN='"$(AUTOSCALER)"'
 $(TEST_OUT)/autoscale_tool_test-san: $(AUTOSCALER_SAN)
 $(TEST_OUT)/autoscale_tool_test-san: TEST_FLAGS_autoscale_tool_test += \
+	-DAUTOSCALER_BIN='"$(AUTOSCALER_SAN)"'
+$(TEST_OUT)/autoscale_settings_test: $(AUTOSCALER)
+$(TEST_OUT)/autoscale_settings_test: TEST_FLAGS_autoscale_settings_test += \
+	-DAUTOSCALER_BIN='"$(AUTOSCALER)"'
+$(TEST_OUT)/autoscale_settings_test-san: $(AUTOSCALER_SAN)
+$(TEST_OUT)/autoscale_settings_test-san: \
+	TEST_FLAGS_autoscale_settings_test += \
 	-DAUTOSCALER_BIN='"$(AUTOSCALER_SAN)"'
 
 # promtool, unpacked from Debian's prometheus package into the cache

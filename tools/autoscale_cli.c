@@ -41,52 +41,80 @@ const struct as_settings conf_base = {
 };
 
 enum long_only {
-	OPT_HOLD = 256,
-	OPT_HOLD_UP,
-	OPT_HOLD_DOWN,
-	OPT_LIBVIRT,
+	OPT_LIBVIRT = 256,
 	OPT_LOG_PRIORITY,
-	OPT_COOLDOWN,
-	OPT_RATE_MAX,
-	OPT_RATE_WINDOW,
 	OPT_BACKOFF_MAX,
 	OPT_CHANGE_TIMEOUT,
 	OPT_CONFIG,
 	OPT_CHECK_CONFIG,
 	OPT_METRICS_FILE,
 	OPT_METRICS_LISTEN,
+	/* as_settings_table[i] is OPT_SETTING + i. */
+	OPT_SETTING,
 };
 
-/* The options given that the configuration file also has. */
-#define CLI(field) (as->conf_cli.set |= AS_CONF_BIT(AS_CONF_##field))
+/* The options that are no setting of a domain. */
+static const struct option process_opts[] = {
+	{"all", no_argument, NULL, 'a'},
+	{"duration", required_argument, NULL, 'd'},
+	{"csv", required_argument, NULL, 'c'},
+	{"once", no_argument, NULL, '1'},
+	{"dry-run", no_argument, NULL, 'n'},
+	{"xl", required_argument, NULL, 'x'},
+	{"ignore-host", no_argument, NULL, 'i'},
+	{"libvirt", required_argument, NULL, OPT_LIBVIRT},
+	{"log-priority", required_argument, NULL, OPT_LOG_PRIORITY},
+	{"backoff-max", required_argument, NULL, OPT_BACKOFF_MAX},
+	{"change-timeout", required_argument, NULL, OPT_CHANGE_TIMEOUT},
+	{"config", required_argument, NULL, OPT_CONFIG},
+	{"check-config", optional_argument, NULL, OPT_CHECK_CONFIG},
+	{"metrics-file", required_argument, NULL, OPT_METRICS_FILE},
+	{"metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN},
+	{"verbose", no_argument, NULL, 'v'},
+	{"version", no_argument, NULL, 'V'},
+	{"help", no_argument, NULL, 'h'},
+};
+#define NPROCESS_OPTS (sizeof(process_opts) / sizeof(process_opts[0]))
+#define SETTINGS_MAX 32 /* room for the table's entries */
+#define SHORT_OPTS "as:H:L:p:m:M:d:c:1nx:ivVh"
 
-static unsigned int opt_uint(const char *name, const char *arg,
-			     unsigned int min, unsigned int max)
+/* A setting given on the command line: parsed as the file parses it. */
+static void opt_setting(struct autoscaler *as, const struct as_setting *st,
+			const char *arg)
 {
-	unsigned long long v;
+	char want[REASON_LEN];
 
-	if (!parse_uint(arg, min, max, &v))
-		usage_error("%s: '%s' is not a whole number within %u..%u",
-			    name, arg, min, max);
-	return (unsigned int)v;
+	if (as_setting_parse(st, arg, &as->conf_cli)) {
+		as_setting_describe(st, want, sizeof(want));
+		usage_error("--%s: '%s': expected %s", st->option, arg, want);
+	}
 }
 
-/* Seconds, decimals allowed ("0.5"), to milliseconds. */
+/* A time option of the process (not a setting): the settings' syntax. */
 static uint64_t opt_seconds(const char *name, const char *arg, uint64_t min_ms)
 {
-	double v;
-	char *end;
+	uint64_t ms;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !(v >= 0) || v > SECONDS_MAX ||
-	    v * MS_PER_SEC + 0.5 < (double)min_ms)
+	if (as_seconds_parse(arg, min_ms, SECONDS_MAX * MS_PER_SEC, &ms))
 		usage_error("%s: '%s' is not a number of seconds within "
-			    "%llu.%03llu..%u",
+			    "%llu.%03llu..%u (up to 3 decimals)",
 			    name, arg, (unsigned long long)min_ms / MS_PER_SEC,
 			    (unsigned long long)min_ms % MS_PER_SEC,
 			    SECONDS_MAX);
-	return (uint64_t)(v * MS_PER_SEC + 0.5);
+	return ms;
+}
+
+/* The setting of a short option or of a long one's value, or NULL. */
+static const struct as_setting *setting_of(int c)
+{
+	const struct as_setting *st;
+
+	if (c >= OPT_SETTING)
+		return &as_settings_table[c - OPT_SETTING];
+	for (st = as_settings_table; st->key; st++)
+		if (st->short_opt && st->short_opt == c)
+			return st;
+	return NULL;
 }
 
 static void print_help(void)
@@ -200,39 +228,9 @@ static void print_help(void)
 
 void parse_args(struct autoscaler *as, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"all", no_argument, NULL, 'a'},
-		{"signal", required_argument, NULL, 's'},
-		{"high", required_argument, NULL, 'H'},
-		{"low", required_argument, NULL, 'L'},
-		{"period", required_argument, NULL, 'p'},
-		{"hold", required_argument, NULL, OPT_HOLD},
-		{"hold-up", required_argument, NULL, OPT_HOLD_UP},
-		{"hold-down", required_argument, NULL, OPT_HOLD_DOWN},
-		{"min", required_argument, NULL, 'm'},
-		{"max", required_argument, NULL, 'M'},
-		{"duration", required_argument, NULL, 'd'},
-		{"csv", required_argument, NULL, 'c'},
-		{"once", no_argument, NULL, '1'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"xl", required_argument, NULL, 'x'},
-		{"ignore-host", no_argument, NULL, 'i'},
-		{"libvirt", required_argument, NULL, OPT_LIBVIRT},
-		{"log-priority", required_argument, NULL, OPT_LOG_PRIORITY},
-		{"cooldown", required_argument, NULL, OPT_COOLDOWN},
-		{"rate-max", required_argument, NULL, OPT_RATE_MAX},
-		{"rate-window", required_argument, NULL, OPT_RATE_WINDOW},
-		{"backoff-max", required_argument, NULL, OPT_BACKOFF_MAX},
-		{"change-timeout", required_argument, NULL, OPT_CHANGE_TIMEOUT},
-		{"config", required_argument, NULL, OPT_CONFIG},
-		{"check-config", optional_argument, NULL, OPT_CHECK_CONFIG},
-		{"metrics-file", required_argument, NULL, OPT_METRICS_FILE},
-		{"metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN},
-		{"verbose", no_argument, NULL, 'v'},
-		{"version", no_argument, NULL, 'V'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
+	struct option longopts[NPROCESS_OPTS + SETTINGS_MAX + 1];
+	const struct as_setting *st;
+	size_t n;
 	char err[REASON_LEN];
 	struct as_settings given;
 	struct domain_settings check;
@@ -247,60 +245,26 @@ void parse_args(struct autoscaler *as, int argc, char **argv)
 	as->opt.log_priority = PRIO_AUTO;
 	as->opt.config_path = AS_CONF_PATH;
 
-	while ((c = getopt_long(argc, argv, "as:H:L:p:m:M:d:c:1nx:ivVh",
-				longopts, NULL)) != -1) {
+	/* The process's options, then one per setting of the table. */
+	memcpy(longopts, process_opts, sizeof(process_opts));
+	n = NPROCESS_OPTS;
+	for (st = as_settings_table;
+	     st->key && n < NPROCESS_OPTS + SETTINGS_MAX; st++)
+		longopts[n++] = (struct option){
+			st->option, required_argument, NULL,
+			OPT_SETTING + (int)(st - as_settings_table)};
+	longopts[n] = (struct option){NULL, 0, NULL, 0};
+
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, longopts, NULL)) !=
+	       -1) {
+		st = setting_of(c);
+		if (st) {
+			opt_setting(as, st, optarg);
+			continue;
+		}
 		switch (c) {
 		case 'a':
 			as->opt.all = true;
-			break;
-		case 's':
-			if (as_signal_parse(optarg, &as->conf_cli.signal))
-				usage_error("--signal: '%s' is none of xen, "
-					    "guest, auto",
-					    optarg);
-			CLI(SIGNAL);
-			break;
-		case 'H':
-			as->conf_cli.high_pct =
-				opt_uint("--high", optarg, 1, AS_THRESHOLD_MAX);
-			CLI(HIGH);
-			break;
-		case 'L':
-			as->conf_cli.low_pct =
-				opt_uint("--low", optarg, 0, AS_THRESHOLD_MAX);
-			CLI(LOW);
-			break;
-		case 'p':
-			as->conf_cli.period_ms =
-				opt_seconds("--period", optarg, PERIOD_MIN_MS);
-			CLI(PERIOD);
-			break;
-		case OPT_HOLD:
-			as->conf_cli.hold_up_ms =
-				opt_seconds("--hold", optarg, 0);
-			as->conf_cli.hold_down_ms = as->conf_cli.hold_up_ms;
-			CLI(HOLD_UP);
-			CLI(HOLD_DOWN);
-			break;
-		case OPT_HOLD_UP:
-			as->conf_cli.hold_up_ms =
-				opt_seconds("--hold-up", optarg, 0);
-			CLI(HOLD_UP);
-			break;
-		case OPT_HOLD_DOWN:
-			as->conf_cli.hold_down_ms =
-				opt_seconds("--hold-down", optarg, 0);
-			CLI(HOLD_DOWN);
-			break;
-		case 'm':
-			as->conf_cli.min_vcpus =
-				opt_uint("--min", optarg, 1, AS_VCPUS_MAX);
-			CLI(MIN);
-			break;
-		case 'M':
-			as->conf_cli.max_vcpus =
-				opt_uint("--max", optarg, 1, AS_VCPUS_MAX);
-			CLI(MAX);
 			break;
 		case 'd':
 			as->opt.duration_ms =
@@ -335,21 +299,6 @@ void parse_args(struct autoscaler *as, int argc, char **argv)
 				usage_error("--log-priority: '%s' is none of "
 					    "auto, always, never",
 					    optarg);
-			break;
-		case OPT_COOLDOWN:
-			as->conf_cli.cooldown_ms =
-				opt_seconds("--cooldown", optarg, 0);
-			CLI(COOLDOWN);
-			break;
-		case OPT_RATE_MAX:
-			as->conf_cli.rate_limit =
-				opt_uint("--rate-max", optarg, 0, AS_RATE_MAX);
-			CLI(RATE_LIMIT);
-			break;
-		case OPT_RATE_WINDOW:
-			as->conf_cli.rate_window_ms =
-				opt_seconds("--rate-window", optarg, 0);
-			CLI(RATE_WINDOW);
 			break;
 		case OPT_BACKOFF_MAX:
 			as->opt.backoff_max_ms =

@@ -20,18 +20,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <wctype.h>
 
 #include <ini.h>
 
 #include "autoscale_config.h"
 
-#define MS_PER_SEC 1000
-#define MS_DIGITS 3
-#define PCT_MAX 100
-#define PERIOD_MIN_MS 10
-#define PERIOD_MAX_MS (3600 * MS_PER_SEC)
-#define TIME_MAX_MS (86400ULL * MS_PER_SEC)
-#define RATE_LIMIT_MAX 1000000
 #define GLOB_ERR_MAX 160
 #define UTF8_BOM "\xef\xbb\xbf"
 /* A field's origin: a line of the file, or one of these. */
@@ -81,47 +75,6 @@ struct parser {
 	void *ctx;
 };
 
-static const char *const keys[AS_CONF_FIELDS] = {
-	[AS_CONF_HIGH] = "high",
-	[AS_CONF_LOW] = "low",
-	[AS_CONF_HOLD_UP] = "hold-up",
-	[AS_CONF_HOLD_DOWN] = "hold-down",
-	[AS_CONF_PERIOD] = "period",
-	[AS_CONF_MIN] = "min",
-	[AS_CONF_MAX] = "max",
-	[AS_CONF_COOLDOWN] = "cooldown",
-	[AS_CONF_RATE_LIMIT] = "rate-limit",
-	[AS_CONF_RATE_WINDOW] = "rate-window",
-	[AS_CONF_SIGNAL] = "signal",
-};
-
-const char *as_conf_key(enum as_conf_field field)
-{
-	return (unsigned int)field < AS_CONF_FIELDS ? keys[field] : "?";
-}
-
-void as_settings_overlay(struct as_settings *dst, const struct as_settings *src)
-{
-#define COPY(f, member)                            \
-	do {                                       \
-		if (src->set & AS_CONF_BIT(f))     \
-			dst->member = src->member; \
-	} while (0)
-	COPY(AS_CONF_HIGH, high_pct);
-	COPY(AS_CONF_LOW, low_pct);
-	COPY(AS_CONF_HOLD_UP, hold_up_ms);
-	COPY(AS_CONF_HOLD_DOWN, hold_down_ms);
-	COPY(AS_CONF_PERIOD, period_ms);
-	COPY(AS_CONF_MIN, min_vcpus);
-	COPY(AS_CONF_MAX, max_vcpus);
-	COPY(AS_CONF_COOLDOWN, cooldown_ms);
-	COPY(AS_CONF_RATE_LIMIT, rate_limit);
-	COPY(AS_CONF_RATE_WINDOW, rate_window_ms);
-	COPY(AS_CONF_SIGNAL, signal);
-#undef COPY
-	dst->set |= src->set;
-}
-
 static void __attribute__((format(printf, 3, 4)))
 error_at(struct parser *ps, unsigned int line, const char *fmt, ...)
 {
@@ -153,19 +106,16 @@ error_at(struct parser *ps, unsigned int line, const char *fmt, ...)
 
 /* Globs: strict, as fnmatch(3) without flags reads them. */
 
-static const char *const char_classes[] = {
-	"alnum", "alpha", "blank", "cntrl", "digit", "graph",
-	"lower", "print", "punct", "space", "upper", "xdigit",
-};
-
+/* A class name fnmatch(3) knows: the C library's own list (wctype(3)). */
 static bool known_class(const char *name, size_t len)
 {
-	for (size_t i = 0; i < sizeof(char_classes) / sizeof(char_classes[0]);
-	     i++)
-		if (strlen(char_classes[i]) == len &&
-		    !memcmp(char_classes[i], name, len))
-			return true;
-	return false;
+	char buf[GLOB_ERR_MAX];
+
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return wctype(buf) != 0;
 }
 
 /*
@@ -485,141 +435,37 @@ static char *read_line(char *buf, int num, void *stream)
 	return buf;
 }
 
-/* Values. */
-
-static bool parse_uint(const char *v, unsigned long long max,
-		       unsigned long long *out)
-{
-	unsigned long long n = 0;
-
-	if (!*v)
-		return false;
-	for (; *v; v++) {
-		if (*v < '0' || *v > '9')
-			return false;
-		n = n * 10 + (unsigned int)(*v - '0');
-		if (n > max)
-			return false;
-	}
-	*out = n;
-	return true;
-}
-
-/* "SEC" or "SEC.FFF" into milliseconds, at most max_ms. */
-static bool parse_seconds(const char *v, uint64_t max_ms, uint64_t *ms)
-{
-	unsigned long long secs = 0, frac = 0;
-	const char *dot = strchr(v, '.');
-	char whole[32];
-	size_t wl = dot ? (size_t)(dot - v) : strlen(v), fl;
-
-	if (!wl || wl >= sizeof(whole))
-		return false;
-	memcpy(whole, v, wl);
-	whole[wl] = '\0';
-	if (!parse_uint(whole, max_ms / MS_PER_SEC, &secs))
-		return false;
-	if (dot) {
-		fl = strlen(dot + 1);
-		if (!fl || fl > MS_DIGITS ||
-		    !parse_uint(dot + 1, ULLONG_MAX, &frac))
-			return false;
-		for (; fl < MS_DIGITS; fl++)
-			frac *= 10;
-	}
-	if (secs * MS_PER_SEC + frac > max_ms)
-		return false;
-	*ms = secs * MS_PER_SEC + frac;
-	return true;
-}
-
 static struct section *current(struct parser *ps)
 {
 	return ps->cur_i >= 0 ? &ps->all[ps->cur_i] : NULL;
 }
 
 static void set_field(struct parser *ps, struct section *s,
-		      enum as_conf_field f, const char *value)
+		      const struct as_setting *st, const char *value)
 {
-	struct as_settings *st = &s->s;
-	unsigned long long n = 0;
-	uint64_t ms = 0;
-	bool ok = true;
-	const char *want = NULL;
+	char want[GLOB_ERR_MAX];
+	int f;
 
-	if (st->set & AS_CONF_BIT(f)) {
+	for (f = 0; f < AS_CONF_FIELDS; f++) {
+		if (!(st->bits & s->s.set & AS_CONF_BIT(f)))
+			continue;
 		error_at(ps, ps->line,
 			 "%s %s: given twice (first on line %u%s)", s->header,
-			 keys[f], s->from[f],
+			 as_conf_key((enum as_conf_field)f), s->from[f],
 			 ps->indented ? "; an indented line continues the "
 					"value above"
 				      : "");
 		return;
 	}
-	switch (f) {
-	case AS_CONF_HIGH:
-		ok = parse_uint(value, ULLONG_MAX, &n) && n >= 1 &&
-		     n <= PCT_MAX;
-		want = "a whole percent, 1..100";
-		st->high_pct = (unsigned int)n;
-		break;
-	case AS_CONF_LOW:
-		ok = parse_uint(value, ULLONG_MAX, &n) && n < PCT_MAX;
-		want = "a whole percent, 0..99";
-		st->low_pct = (unsigned int)n;
-		break;
-	case AS_CONF_MIN:
-	case AS_CONF_MAX:
-		ok = parse_uint(value, ULLONG_MAX, &n) && n >= 1 &&
-		     n <= AS_CONF_VCPUS_LIMIT;
-		want = "a whole number of vCPUs, 1..4096";
-		if (f == AS_CONF_MIN)
-			st->min_vcpus = (unsigned int)n;
-		else
-			st->max_vcpus = (unsigned int)n;
-		break;
-	case AS_CONF_RATE_LIMIT:
-		ok = parse_uint(value, RATE_LIMIT_MAX, &n);
-		want = "a whole number of changes, 0..1000000";
-		st->rate_limit = (unsigned int)n;
-		break;
-	case AS_CONF_PERIOD:
-		ok = parse_seconds(value, PERIOD_MAX_MS, &ms) &&
-		     ms >= PERIOD_MIN_MS;
-		want = "seconds, 0.01..3600";
-		st->period_ms = ms;
-		break;
-	case AS_CONF_RATE_WINDOW:
-		ok = parse_seconds(value, TIME_MAX_MS, &ms) && ms >= MS_PER_SEC;
-		want = "seconds, 1..86400";
-		st->rate_window_ms = ms;
-		break;
-	case AS_CONF_HOLD_UP:
-	case AS_CONF_HOLD_DOWN:
-	case AS_CONF_COOLDOWN:
-		ok = parse_seconds(value, TIME_MAX_MS, &ms);
-		want = "seconds, 0..86400 (decimals: 2.5)";
-		if (f == AS_CONF_HOLD_UP)
-			st->hold_up_ms = ms;
-		else if (f == AS_CONF_HOLD_DOWN)
-			st->hold_down_ms = ms;
-		else
-			st->cooldown_ms = ms;
-		break;
-	case AS_CONF_SIGNAL:
-		ok = as_signal_parse(value, &st->signal) == 0;
-		want = "auto, guest or xen";
-		break;
-	case AS_CONF_FIELDS:
-		break;
-	}
-	if (!ok) {
+	if (as_setting_parse(st, value, &s->s)) {
+		as_setting_describe(st, want, sizeof(want));
 		error_at(ps, ps->line, "%s %s = \"%s\": expected %s", s->header,
-			 keys[f], value, want);
+			 st->key, value, want);
 		return;
 	}
-	st->set |= AS_CONF_BIT(f);
-	s->from[f] = ps->line;
+	for (f = 0; f < AS_CONF_FIELDS; f++)
+		if (st->bits & AS_CONF_BIT(f))
+			s->from[f] = ps->line;
 }
 
 static void add_exclude(struct parser *ps, const char *value)
@@ -653,7 +499,7 @@ static int on_key(void *user, const char *section, const char *name,
 {
 	struct parser *ps = user;
 	struct section *s = current(ps);
-	int f;
+	const struct as_setting *st;
 
 	(void)section;
 	if (ps->cur_i == BAD_SECTION)
@@ -669,7 +515,8 @@ static int on_key(void *user, const char *section, const char *name,
 		error_at(ps, ps->line, "%s %s: empty value", s->header, name);
 		return 1;
 	}
-	if (!strcmp(name, "exclude") || !strcmp(name, "period")) {
+	st = as_setting_by_key(name);
+	if ((st && st->global) || !strcmp(name, "exclude")) {
 		if (s->pattern) {
 			error_at(ps, ps->line,
 				 "%s %s: only in [defaults] (it applies to "
@@ -677,21 +524,14 @@ static int on_key(void *user, const char *section, const char *name,
 				 s->header, name);
 			return 1;
 		}
-		if (!strcmp(name, "exclude")) {
+		if (!st) {
 			add_exclude(ps, value);
 			return 1;
 		}
 	}
-	if (!strcmp(name, "hold")) {
-		set_field(ps, s, AS_CONF_HOLD_UP, value);
-		set_field(ps, s, AS_CONF_HOLD_DOWN, value);
+	if (st) {
+		set_field(ps, s, st, value);
 		return 1;
-	}
-	for (f = 0; f < AS_CONF_FIELDS; f++) {
-		if (!strcmp(name, keys[f])) {
-			set_field(ps, s, (enum as_conf_field)f, value);
-			return 1;
-		}
 	}
 	error_at(ps, ps->line, "%s %s: unknown key", s->header, name);
 	return 1;

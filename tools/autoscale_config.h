@@ -6,6 +6,9 @@
  * whole, and resolved per domain name (host tests:
  * autoscale_config_test.c; the format in docs/autoscaler.md).
  *
+ * The keys and their ranges are autoscale_settings.c's table, the same
+ * as the command line's options.
+ *
  *   # comment                     (also ";", or " ;" after a value)
  *   [defaults]
  *   high = 80                     percent of each vCPU, 1..100
@@ -14,11 +17,11 @@
  *   hold-up = 3                     hold times, or each on its own
  *   hold-down = 10
  *   period = 1                    sample period, 0.01..3600 s; only here
- *   min = 1                       fewest vCPUs, 1..AS_CONF_VCPUS_LIMIT
+ *   min = 1                       fewest vCPUs, 1..AS_VCPUS_MAX
  *   max = 8                       most vCPUs (each domain's maxvcpus
  *                                   lowers it further)
  *   cooldown = 30                 seconds after a change with no other
- *   rate-limit = 6                changes per rate-window (0: no limit)
+ *   rate-limit = 6                changes per rate-window, 0..64 (0: none)
  *   rate-window = 3600            seconds, 1..86400
  *   signal = xen                  auto, guest or xen (as --signal)
  *   exclude = test-*              never scale these (a glob; the key may
@@ -76,52 +79,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "autoscale_signal.h"
+#include "autoscale_settings.h"
 
 #define AS_CONF_PATH "/etc/smpalt/autoscaler.conf"
-/* A bound on min and max: each domain's maxvcpus lowers max further. */
-#define AS_CONF_VCPUS_LIMIT 4096
 /* Largest configuration file read. */
 #define AS_CONF_FILE_MAX (1024 * 1024)
-
-/* The settings, each a bit in as_settings.set. */
-enum as_conf_field {
-	AS_CONF_HIGH,
-	AS_CONF_LOW,
-	AS_CONF_HOLD_UP,
-	AS_CONF_HOLD_DOWN,
-	AS_CONF_PERIOD,
-	AS_CONF_MIN,
-	AS_CONF_MAX,
-	AS_CONF_COOLDOWN,
-	AS_CONF_RATE_LIMIT,
-	AS_CONF_RATE_WINDOW,
-	AS_CONF_SIGNAL,
-	AS_CONF_FIELDS,
-};
-
-#define AS_CONF_BIT(field) (1u << (field))
-#define AS_CONF_ALL (AS_CONF_BIT(AS_CONF_FIELDS) - 1)
-
-struct as_settings {
-	unsigned int set; /* AS_CONF_BIT() of each field given */
-	unsigned int high_pct, low_pct;
-	uint64_t hold_up_ms, hold_down_ms;
-	uint64_t period_ms;
-	unsigned int min_vcpus;
-	unsigned int max_vcpus; /* 0: no bound but each domain's maxvcpus */
-	uint64_t cooldown_ms;
-	unsigned int rate_limit; /* changes per rate_window_ms, 0: none */
-	uint64_t rate_window_ms;
-	enum as_signal signal;
-};
-
-/* The fields of src that are set, copied over dst's. */
-void as_settings_overlay(struct as_settings *dst,
-			 const struct as_settings *src);
-
-/* A field's key in the file ("hold-up"). */
-const char *as_conf_key(enum as_conf_field field);
 
 /* One error, "FILE:LINE: ...", without a newline. */
 typedef void (*as_conf_report_fn)(void *ctx, const char *msg);

@@ -291,16 +291,14 @@ static void bad_numbers_name_line_key_and_range(void **state)
 	    "0..99\n");
 	bad("[domain \"x\"]\nmax = 99999999999999999999999\n",
 	    "a.conf:2: [domain \"x\"] max = \"99999999999999999999999\": "
-	    "expected a whole number of vCPUs, 1..4096\n");
+	    "expected a whole number of vCPUs, 1..8192\n");
 	bad("[defaults]\nhold = 3s\ncooldown = 1.2345\nperiod = 0.001\n",
-	    "a.conf:2: [defaults] hold-up = \"3s\": expected seconds, "
-	    "0..86400 (decimals: 2.5)\n"
-	    "a.conf:2: [defaults] hold-down = \"3s\": expected seconds, "
+	    "a.conf:2: [defaults] hold = \"3s\": expected seconds, "
 	    "0..86400 (decimals: 2.5)\n"
 	    "a.conf:3: [defaults] cooldown = \"1.2345\": expected seconds, "
 	    "0..86400 (decimals: 2.5)\n"
 	    "a.conf:4: [defaults] period = \"0.001\": expected seconds, "
-	    "0.01..3600\n");
+	    "0.01..3600 (decimals: 2.5)\n");
 	bad("[defaults]\nsignal = trust-me\n",
 	    "a.conf:2: [defaults] signal = \"trust-me\": expected auto, guest "
 	    "or xen\n");
