@@ -82,12 +82,9 @@ static void change_done(struct autoscaler *as, struct domain *d, int rc,
 			   d->name, d->domid, d->backend->name, d->target, ms);
 		return;
 	}
-	d->failures++;
-	as->change_failures++;
-	if (rc == -ETIMEDOUT) {
-		d->timeouts++;
-		as->change_timeouts++;
-	}
+	d->counts.failures++;
+	if (rc == -ETIMEDOUT)
+		d->counts.timeouts++;
 	log_domain(as, AS_PRIO_WARNING, d, d->target, d->target, NULL,
 		   "%s (domain %u): %s: vcpus %u failed (%s) after %llu ms%s",
 		   d->name, d->domid, d->backend->name, d->target,
@@ -118,8 +115,7 @@ void start_change(struct autoscaler *as, struct domain *d, unsigned int n)
 	bool done = false;
 	int rc;
 
-	as->changes++;
-	d->changes++;
+	d->counts.changes++;
 	d->target = n;
 	d->change_start_ms = now_ms();
 	d->changing = true;
@@ -130,12 +126,9 @@ void start_change(struct autoscaler *as, struct domain *d, unsigned int n)
 		char backoff[REASON_LEN];
 
 		d->changing = false;
-		d->failures++;
-		as->change_failures++;
-		if (rc == -ETIMEDOUT) {
-			d->timeouts++;
-			as->change_timeouts++;
-		}
+		d->counts.failures++;
+		if (rc == -ETIMEDOUT)
+			d->counts.timeouts++;
 		pace_ended(d, now_ms(), false, backoff, sizeof(backoff));
 		log_domain(as, AS_PRIO_WARNING, d, n, n, NULL,
 			   "%s (domain %u): %s: cannot set %u vcpus: %s%s",

@@ -50,6 +50,18 @@ void drop_domain(struct autoscaler *as, struct domain *d, const char *why)
 	as_metrics_forget(&as->metrics, d->domid);
 }
 
+/* Add the counts c to sum. */
+void counts_add(struct as_counts *sum, const struct as_counts *c)
+{
+	sum->decisions_up += c->decisions_up;
+	sum->decisions_down += c->decisions_down;
+	sum->changes += c->changes;
+	sum->failures += c->failures;
+	sum->timeouts += c->timeouts;
+	sum->held += c->held;
+	sum->read_errors += c->read_errors;
+}
+
 /* Free the dropped domains; the others keep their order. */
 void compact_domains(struct autoscaler *as)
 {
@@ -62,6 +74,7 @@ void compact_domains(struct autoscaler *as)
 			as->domains[kept++] = d;
 			continue;
 		}
+		counts_add(&as->gone, &d->counts);
 		free(d->name);
 		free(d->vm);
 		free(d);

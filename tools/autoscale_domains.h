@@ -18,6 +18,9 @@ struct domain *find_domain(struct autoscaler *as, unsigned int domid);
 /* Stop following d (its change, if any, ended first); why is logged. */
 void drop_domain(struct autoscaler *as, struct domain *d, const char *why);
 
+/* Add the counts c to sum (a domain's to a total). */
+void counts_add(struct as_counts *sum, const struct as_counts *c);
+
 /* Free the dropped domains; the others keep their order. */
 void compact_domains(struct autoscaler *as);
 

@@ -257,20 +257,24 @@ static void render_domains(struct as_text *t, const struct as_metrics *m)
 		d = &m->dom[i];
 		domain_series(t, "domain_scale_decisions_total", d);
 		as_text_printf(t, ",direction=\"up\"} %" PRIu64 "\n",
-			       d->decisions_up);
+			       d->counts.decisions_up);
 		domain_series(t, "domain_scale_decisions_total", d);
 		as_text_printf(t, ",direction=\"down\"} %" PRIu64 "\n",
-			       d->decisions_down);
+			       d->counts.decisions_down);
 	}
 	domain_family(t, m, "domain_scale_failures_total", "counter",
 		      "vCPU changes the backend failed to make.",
-		      offsetof(struct as_metrics_domain, failures));
+		      offsetof(struct as_metrics_domain, counts.failures));
 	domain_family(t, m, "domain_rate_limited_total", "counter",
 		      "vCPU changes held back by the cooldown or rate limit.",
-		      offsetof(struct as_metrics_domain, rate_limited));
+		      offsetof(struct as_metrics_domain, counts.held));
 	domain_family(t, m, "domain_backend_timeouts_total", "counter",
 		      "Backend calls (xl, libvirt) killed after their timeout.",
-		      offsetof(struct as_metrics_domain, timeouts));
+		      offsetof(struct as_metrics_domain, counts.timeouts));
+	domain_family(t, m, "domain_read_errors_total", "counter",
+		      "Sample rounds in which the domain's keys could not be "
+		      "read.",
+		      offsetof(struct as_metrics_domain, counts.read_errors));
 }
 
 char *as_metrics_render(const struct as_metrics *m, size_t *len)

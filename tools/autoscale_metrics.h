@@ -29,6 +29,8 @@
  *       counter: changes held back by the cooldown or the rate limit
  *   smpalt_autoscaler_domain_backend_timeouts_total{domain,domid}
  *       counter: xl or libvirt calls killed for taking too long
+ *   smpalt_autoscaler_domain_read_errors_total{domain,domid}
+ *       counter: sample rounds in which its keys could not be read
  * A per-domain family with no sample yet (no domains, no load) is left
  * out whole, its HELP and TYPE lines included.
  *
@@ -40,7 +42,7 @@
  * How the daemon uses it:
  *   as_metrics_init(&m, now)                         at start
  *   d = as_metrics_domain(&m, domid, name)           per domain per round;
- *       set d->vcpus_online, ..., count d->decisions_up++ etc.
+ *       set d->vcpus_online, ..., d->counts (the domain's, whole)
  *   as_metrics_forget(&m, domid)                     a domain went away
  *   as_metrics_config_reload(&m, ok, now)            after each SIGHUP
  *   text = as_metrics_render(&m, &len)               once per round, then
@@ -57,6 +59,19 @@
 /* Mode of the textfile collector's file (node_exporter reads it). */
 #define AS_METRICS_FILE_MODE 0644
 
+/*
+ * What happened to one domain, counted where it happens (the daemon's
+ * struct domain holds one) and read whole by the metrics and the summary.
+ */
+struct as_counts {
+	uint64_t decisions_up, decisions_down; /* changes decided, each way */
+	uint64_t changes;		       /* changes started */
+	uint64_t failures;    /* changes the backend failed to make */
+	uint64_t timeouts;    /* of those, calls killed at their timeout */
+	uint64_t held;	      /* held back by the cooldown or rate limit */
+	uint64_t read_errors; /* rounds its keys could not be read */
+};
+
 struct as_metrics_domain {
 	unsigned int domid;
 	char *name;
@@ -65,8 +80,7 @@ struct as_metrics_domain {
 	bool has_load;
 	unsigned int load;  /* percent of one vCPU */
 	const char *source; /* as_source_name(): "xen", "guest", ... */
-	uint64_t decisions_up, decisions_down;
-	uint64_t failures, rate_limited, timeouts;
+	struct as_counts counts;
 };
 
 struct as_metrics {

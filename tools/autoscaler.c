@@ -295,8 +295,7 @@ static bool may_change(struct autoscaler *as, struct domain *d,
 		d->backend = backend_for(as, d); /* libvirt may be back */
 	if (v == AS_PACE_GO && d->backend)
 		return true;
-	d->held++;
-	as->changes_held++;
+	d->counts.held++;
 	if (v != AS_PACE_GO)
 		snprintf(why, sizeof(why), "%s for %llu.%llu s more",
 			 as_pace_name(v),
@@ -349,9 +348,9 @@ static void decide(struct autoscaler *as, struct domain *d, uint64_t tick_ms,
 		   dec.action != AS_STAY && as->opt.dry_run ? " (dry run)"
 							    : "");
 	if (dec.action != AS_STAY && dec.vcpus > s->vcpus)
-		d->ups++;
+		d->counts.decisions_up++;
 	else if (dec.action != AS_STAY && dec.vcpus < s->vcpus)
-		d->downs++;
+		d->counts.decisions_down++;
 	if (dec.action != AS_STAY && !as->opt.dry_run) {
 		d->held_back = false;
 		start_change(as, d, dec.vcpus);
@@ -374,18 +373,13 @@ static void update_metrics(struct autoscaler *as, const struct domain *d,
 	m->has_load = src != AS_SOURCE_NONE;
 	m->load = load;
 	m->source = as_source_name(src);
-	m->decisions_up = d->ups;
-	m->decisions_down = d->downs;
-	m->failures = d->failures;
-	m->rate_limited = d->held;
-	m->timeouts = d->timeouts;
+	m->counts = d->counts;
 }
 
 /* A domain whose keys cannot be read this round: skipped, said once. */
 static void read_failed(struct autoscaler *as, struct domain *d, int rc)
 {
-	d->read_errors++;
-	as->read_errors++;
+	d->counts.read_errors++;
 	if (d->read_failing)
 		return;
 	d->read_failing = true;
@@ -781,6 +775,7 @@ int main(int argc, char **argv)
 		.log_route = AS_LOG_PLAIN,
 	};
 	struct autoscaler *as = &ctx;
+	struct as_counts total;
 	uint64_t next, now, grace_end;
 	unsigned int rounds = 0, active;
 	size_t i;
@@ -868,9 +863,12 @@ int main(int argc, char **argv)
 		poll_change(as, as->domains[i],
 			    grace_end > now ? grace_end - now : 0, true);
 	}
-	if (as->opt.once && as->change_failures)
+	total = as->gone;
+	for (i = 0; i < as->ndomains; i++)
+		counts_add(&total, &as->domains[i]->counts);
+	if (as->opt.once && total.failures)
 		rc = EXIT_RUNTIME;
-	if (as->opt.once && as->read_errors && !rc)
+	if (as->opt.once && total.read_errors && !rc)
 		rc = EXIT_XENSTORE;
 
 	log_line(as, AS_PRIO_INFO,
@@ -881,12 +879,16 @@ int main(int argc, char **argv)
 		 stop_signal == SIGINT	  ? "SIGINT"
 		 : stop_signal == SIGTERM ? "SIGTERM"
 					  : "",
-		 rounds, rounds == 1 ? "" : "s", as->changes,
-		 as->changes == 1 ? "" : "s",
-		 as->opt.dry_run ? " (dry run)" : "", as->change_failures,
-		 as->change_failures == 1 ? "" : "s", as->change_timeouts,
-		 as->changes_held, as->read_errors,
-		 as->read_errors == 1 ? "" : "s", as->csv_rows,
+		 rounds, rounds == 1 ? "" : "s",
+		 (unsigned long long)total.changes,
+		 total.changes == 1 ? "" : "s",
+		 as->opt.dry_run ? " (dry run)" : "",
+		 (unsigned long long)total.failures,
+		 total.failures == 1 ? "" : "s",
+		 (unsigned long long)total.timeouts,
+		 (unsigned long long)total.held,
+		 (unsigned long long)total.read_errors,
+		 total.read_errors == 1 ? "" : "s", as->csv_rows,
 		 as->csv_rows == 1 ? "" : "s", as->opt.csv_path ? " in " : "",
 		 as->opt.csv_path ? as->opt.csv_path : "");
 	as_csv_close(&as->csv);

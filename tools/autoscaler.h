@@ -162,9 +162,8 @@ struct domain {
 	bool has_cpu;
 	uint64_t cpu_ns, cpu_wall_ns;
 	struct sample sample; /* this round's */
-	/* Counts, for the summary (and metrics). */
-	unsigned long long changes, failures, timeouts, held, read_errors;
-	unsigned long long ups, downs; /* changes decided, each way */
+	/* What happened to it, for the metrics and the summary. */
+	struct as_counts counts;
 };
 
 /* The daemon: everything that changes while it runs. */
@@ -204,8 +203,10 @@ struct autoscaler {
 	enum as_log_route log_route;
 	bool syslog_prefix;
 	uint64_t start_ms;
-	unsigned long long csv_rows, changes, change_failures, change_timeouts,
-		changes_held, read_errors;
+	unsigned long long csv_rows;
+	/* The counts of the domains no longer followed (the summary adds
+	 * those of the followed ones). */
+	struct as_counts gone;
 	/* The signal mask to wait with: SIGINT, SIGTERM and SIGHUP are
 	 * blocked everywhere else (libxenstore's thread included) and
 	 * arrive only there. */

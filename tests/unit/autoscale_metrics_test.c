@@ -137,11 +137,12 @@ static void fill(struct as_metrics *m)
 	d->has_load = true;
 	d->load = 250;
 	d->source = "guest-capped";
-	d->decisions_up = 3;
-	d->decisions_down = 2;
-	d->failures = 1;
-	d->rate_limited = 5;
-	d->timeouts = 1;
+	d->counts.decisions_up = 3;
+	d->counts.decisions_down = 2;
+	d->counts.failures = 1;
+	d->counts.held = 5;
+	d->counts.timeouts = 1;
+	d->counts.read_errors = 4;
 	d = as_metrics_domain(m, 2, "db");
 	assert_non_null(d);
 	d->has_vcpus = true;
@@ -196,6 +197,9 @@ static void render_domains_sorted_by_domid_with_escaped_names(void **state)
 	assert_non_null(strstr(
 		text, "smpalt_autoscaler_domain_backend_timeouts_total{" WEB
 		      "} 1\n"));
+	assert_non_null(strstr(text,
+			       "smpalt_autoscaler_domain_read_errors_total{" WEB
+			       "} 4\n"));
 	assert_non_null(
 		strstr(text, "smpalt_autoscaler_config_reloads_total 2\n"));
 	assert_non_null(strstr(
