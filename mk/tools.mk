@@ -92,12 +92,12 @@ TOOLS_TESTS := autoscale_policy_test autoscale_signal_test \
 # The daemon's configuration file and its output, each with its test:
 # TOOLS_DAEMON with TOOLS_DAEMON_LIBS is what the program links for them.
 TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_config.c \
-	tools/autoscale_settings.c
+	tools/autoscale_settings.c tools/autoscale_glob.c
 TOOLS_DAEMON_LIBS := -linih
 # The configuration file (inih), resolved per domain.
 TEST_SRCS_autoscale_config_test := tests/unit/autoscale_config_test.c \
 	tools/autoscale_config.c tools/autoscale_settings.c \
-	tools/autoscale_signal.c
+	tools/autoscale_glob.c tools/autoscale_signal.c
 TEST_LIBS_autoscale_config_test := -linih
 TEST_FLAGS_autoscale_config_test := \
 	-DEXAMPLE_CONF='"$(TOP)/dist/autoscaler.conf"'
@@ -106,7 +106,7 @@ TOOLS_TESTS += autoscale_config_test
 # accept the same values.
 TEST_SRCS_autoscale_settings_test := tests/unit/autoscale_settings_test.c \
 	tools/autoscale_config.c tools/autoscale_settings.c \
-	tools/autoscale_signal.c
+	tools/autoscale_glob.c tools/autoscale_signal.c
 TEST_LIBS_autoscale_settings_test := -linih
 TOOLS_TESTS += autoscale_settings_test
 # The CSV, escaped and safe to open.

@@ -20,6 +20,7 @@
 #include "autoscaler.h"
 #include "autoscale_cli.h"
 #include "autoscale_domains.h"
+#include "autoscale_glob.h"
 #include "autoscale_log.h"
 #include "autoscale_select.h"
 
@@ -357,7 +358,7 @@ void parse_args(struct autoscaler *as, int argc, char **argv)
 	as->opt.specs = (const char *const *)argv + optind;
 	as->opt.nspecs = (unsigned int)(argc - optind);
 	for (i = 0; i < as->opt.nspecs; i++)
-		if (as_conf_check_glob(as->opt.specs[i], err, sizeof(err)))
+		if (as_glob_check(as->opt.specs[i], err, sizeof(err)))
 			usage_error("DOMAIN '%s': %s", as->opt.specs[i], err);
 
 	/* Check what can be checked before any domain is known: the options

@@ -3,8 +3,9 @@
  * autoscale_config.c - the configuration file: parsed with inih,
  * validated whole, resolved per domain.  See autoscale_config.h.
  *
- * inih reads the lines through read_line() below, which counts them (so
- * that every error names its line) and reads section headers itself:
+ * inih reads the lines through read_line() below (getline(3) on the file,
+ * or on the text through fmemopen(3)), which counts them (so that every
+ * error names its line) and reads section headers itself:
  * inih cuts a section name at its first ']' and at 50 characters, and a
  * glob may hold both.  inih splits "key = value", strips comments and
  * whitespace, and calls on_key().
@@ -20,11 +21,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <wctype.h>
 
 #include <ini.h>
 
 #include "autoscale_config.h"
+#include "autoscale_glob.h"
 
 #define GLOB_ERR_MAX 160
 #define UTF8_BOM "\xef\xbb\xbf"
@@ -60,7 +61,10 @@ struct as_conf {
 /* One parse: where the lines come from, what was found, the errors. */
 struct parser {
 	const char *name;
-	const char *p, *end; /* the text not read yet */
+	FILE *f;      /* the text */
+	char *text;   /* its current line (getline's buffer) */
+	size_t cap;   /* and its size */
+	size_t bytes; /* read so far */
 	unsigned int line;
 	bool indented;	     /* the current line starts with blanks */
 	bool stop;	     /* a line inih cannot take: no more lines */
@@ -102,135 +106,6 @@ error_at(struct parser *ps, unsigned int line, const char *fmt, ...)
 	if (ps->report)
 		ps->report(ps->ctx, full);
 	free(full);
-}
-
-/* Globs: strict, as fnmatch(3) without flags reads them. */
-
-/* A class name fnmatch(3) knows: the C library's own list (wctype(3)). */
-static bool known_class(const char *name, size_t len)
-{
-	char buf[GLOB_ERR_MAX];
-
-	if (len >= sizeof(buf))
-		return false;
-	memcpy(buf, name, len);
-	buf[len] = '\0';
-	return wctype(buf) != 0;
-}
-
-/*
- * The bracket expression starting at p[i] == '['.  Returns the index of
- * its ']', or 0 with err set.
- */
-static size_t check_bracket(const char *p, size_t i, char *err, size_t len)
-{
-	size_t open = i, j = i + 1;
-
-	if (p[j] == '!' || p[j] == '^')
-		j++;
-	if (p[j] == ']') /* a ']' first is a member */
-		j++;
-	for (;;) {
-		unsigned char lo, hi;
-		size_t k;
-
-		if (!p[j]) {
-			snprintf(err, len,
-				 "'[' at column %zu has no closing ']'",
-				 open + 1);
-			return 0;
-		}
-		if (p[j] == ']')
-			return j;
-		if (p[j] == '[' &&
-		    (p[j + 1] == ':' || p[j + 1] == '.' || p[j + 1] == '=')) {
-			char kind = p[j + 1];
-			const char *close;
-
-			for (k = j + 2;
-			     p[k] && !(p[k] == kind && p[k + 1] == ']'); k++)
-				;
-			close = p + k;
-			if (!*close) {
-				snprintf(err, len,
-					 "'[%c' at column %zu has no closing "
-					 "'%c]'",
-					 kind, j + 1, kind);
-				return 0;
-			}
-			if (kind == ':' &&
-			    !known_class(p + j + 2, k - (j + 2))) {
-				snprintf(err, len,
-					 "unknown character class '[:%.*s:]' "
-					 "at column %zu",
-					 (int)(k - (j + 2)), p + j + 2, j + 1);
-				return 0;
-			}
-			if (kind != ':' && k != j + 3) {
-				snprintf(err, len,
-					 "'[%c' at column %zu must hold one "
-					 "character",
-					 kind, j + 1);
-				return 0;
-			}
-			j = k + 2;
-			continue;
-		}
-		/* One character, maybe escaped, maybe a range lo-hi. */
-		if (p[j] == '\\') {
-			j++;
-			if (!p[j])
-				continue; /* reported as no closing ']' */
-		}
-		lo = (unsigned char)p[j];
-		j++;
-		if (p[j] == '-' && p[j + 1] && p[j + 1] != ']') {
-			k = j + 1;
-			if (p[k] == '\\' && p[k + 1])
-				k++;
-			if (p[k] == '[') {
-				/* A range to a class or symbol: fnmatch's own.
-				 */
-				j = k;
-				continue;
-			}
-			hi = (unsigned char)p[k];
-			if (hi < lo) {
-				snprintf(err, len,
-					 "range '%c-%c' at column %zu is empty "
-					 "(reversed)",
-					 lo, hi, j);
-				return 0;
-			}
-			j = k + 1;
-		}
-	}
-}
-
-int as_conf_check_glob(const char *pattern, char *err, size_t len)
-{
-	size_t i;
-
-	if (!pattern[0]) {
-		snprintf(err, len, "empty pattern");
-		return -EINVAL;
-	}
-	for (i = 0; pattern[i]; i++) {
-		if (pattern[i] == '\\') {
-			if (!pattern[i + 1]) {
-				snprintf(err, len,
-					 "a lone '\\' at the end (write '\\\\' "
-					 "for a backslash)");
-				return -EINVAL;
-			}
-			i++;
-		} else if (pattern[i] == '[') {
-			i = check_bracket(pattern, i, err, len);
-			if (!i)
-				return -EINVAL;
-		}
-	}
-	return 0;
 }
 
 static bool is_glob(const char *pattern)
@@ -347,8 +222,7 @@ static void section_header(struct parser *ps, char *line)
 			return;
 		}
 		s = add_section(ps, header, pattern);
-		if (s &&
-		    as_conf_check_glob(pattern, glob_err, sizeof(glob_err)) < 0)
+		if (s && as_glob_check(pattern, glob_err, sizeof(glob_err)) < 0)
 			error_at(ps, ps->line, "%s: bad pattern: %s", header,
 				 glob_err);
 		free(pattern);
@@ -378,16 +252,24 @@ static void section_header(struct parser *ps, char *line)
 static char *read_line(char *buf, int num, void *stream)
 {
 	struct parser *ps = stream;
-	const char *nl;
 	size_t n, skip = 0;
+	ssize_t got;
 	char *start;
 
-	if (ps->stop || ps->p >= ps->end)
+	if (ps->stop)
 		return NULL;
-	nl = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
-	n = nl ? (size_t)(nl - ps->p) + 1 : (size_t)(ps->end - ps->p);
+	got = getline(&ps->text, &ps->cap, ps->f);
+	if (got < 0)
+		return NULL; /* the end, or an error: ferror() tells */
+	n = (size_t)got;
 	ps->line++;
-	if (memchr(ps->p, '\0', n)) {
+	ps->bytes += n;
+	if (ps->bytes > AS_CONF_FILE_MAX) {
+		error_at(ps, 0, "cannot read: larger than 1 MiB");
+		ps->stop = true;
+		return NULL;
+	}
+	if (memchr(ps->text, '\0', n)) {
 		error_at(ps, ps->line, "a NUL byte (not a text file?)");
 		ps->stop = true;
 		return NULL;
@@ -398,9 +280,7 @@ static char *read_line(char *buf, int num, void *stream)
 		ps->stop = true;
 		return NULL;
 	}
-	memcpy(buf, ps->p, n);
-	buf[n] = '\0';
-	ps->p += n;
+	memcpy(buf, ps->text, n + 1);
 	if (ps->line == 1 && !strncmp(buf, UTF8_BOM, strlen(UTF8_BOM)))
 		skip = strlen(UTF8_BOM);
 	start = buf + skip;
@@ -473,7 +353,7 @@ static void add_exclude(struct parser *ps, const char *value)
 	char glob_err[GLOB_ERR_MAX];
 	struct exclude *p;
 
-	if (as_conf_check_glob(value, glob_err, sizeof(glob_err)) < 0) {
+	if (as_glob_check(value, glob_err, sizeof(glob_err)) < 0) {
 		error_at(ps, ps->line, "[defaults] exclude = \"%s\": %s", value,
 			 glob_err);
 		return;
@@ -665,14 +545,14 @@ static struct as_conf *build(struct parser *ps, const struct as_settings *base,
 	return c;
 }
 
-int as_conf_parse(const char *name, const char *text, size_t len,
-		  const struct as_settings *base, const struct as_settings *cli,
-		  struct as_conf **out, as_conf_report_fn report, void *ctx)
+/* Parse the text of f (name: what errors call it) over base and cli. */
+static int parse_file(const char *name, FILE *f, const struct as_settings *base,
+		      const struct as_settings *cli, struct as_conf **out,
+		      as_conf_report_fn report, void *ctx)
 {
 	struct parser ps = {
 		.name = name,
-		.p = text,
-		.end = text + len,
+		.f = f,
 		.cur_i = NO_SECTION,
 		.report = report,
 		.ctx = ctx,
@@ -687,6 +567,9 @@ int as_conf_parse(const char *name, const char *text, size_t len,
 			 "comment; the first such line)");
 	else if (line < 0)
 		ps.nomem = true;
+	if (!ps.stop && ferror(f))
+		error_at(&ps, 0, "cannot read: %s", strerror(errno));
+	free(ps.text);
 	c = build(&ps, base, cli);
 	free_parser(&ps);
 	if (ps.nomem) {
@@ -699,56 +582,18 @@ int as_conf_parse(const char *name, const char *text, size_t len,
 	return 0;
 }
 
-/* The whole file into a malloc'd buffer: 0 or -errno. */
-static int read_file(const char *path, char **text, size_t *len)
+int as_conf_parse(const char *name, const char *text, size_t len,
+		  const struct as_settings *base, const struct as_settings *cli,
+		  struct as_conf **out, as_conf_report_fn report, void *ctx)
 {
-	struct stat st;
-	char *buf;
-	size_t got = 0;
-	ssize_t n;
-	int fd, err;
+	/* fmemopen() refuses an empty buffer: an empty text is no line. */
+	FILE *f = fmemopen((void *)(len ? text : "\n"), len ? len : 1, "r");
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		err = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		err = -EINVAL;
-		goto out;
-	}
-	if (st.st_size > AS_CONF_FILE_MAX) {
-		err = -EFBIG;
-		goto out;
-	}
-	buf = malloc(AS_CONF_FILE_MAX + 1);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	/* Read to the end: the file may have grown since fstat. */
-	while ((n = read(fd, buf + got, AS_CONF_FILE_MAX + 1 - got)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = -errno;
-			free(buf);
-			goto out;
-		}
-		got += (size_t)n;
-		if (got > AS_CONF_FILE_MAX) {
-			err = -EFBIG;
-			free(buf);
-			goto out;
-		}
-	}
-	*text = buf;
-	*len = got;
-	err = 0;
-out:
-	close(fd);
+	if (!f)
+		return -ENOMEM;
+	err = parse_file(name, f, base, cli, out, report, ctx);
+	fclose(f);
 	return err;
 }
 
@@ -756,14 +601,25 @@ int as_conf_load(const char *path, const struct as_settings *base,
 		 const struct as_settings *cli, struct as_conf **out,
 		 as_conf_report_fn report, void *ctx)
 {
-	char *text = NULL, *msg;
-	size_t len = 0;
-	int err;
+	struct stat st;
+	char *msg;
+	FILE *f;
+	int err = 0, fd;
 
-	err = read_file(path, &text, &len);
-	if (err == -ENOENT)
-		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	else if (st.st_size > AS_CONF_FILE_MAX)
+		err = -EFBIG;
+	f = err ? NULL : fdopen(fd, "r");
+	if (!err && !f)
+		err = -errno;
 	if (err) {
+		close(fd);
 		if (report && asprintf(&msg, "%s: cannot read: %s", path,
 				       err == -EINVAL  ? "not a regular file"
 				       : err == -EFBIG ? "larger than 1 MiB"
@@ -773,11 +629,10 @@ int as_conf_load(const char *path, const struct as_settings *base,
 		}
 		return err;
 	}
-	err = as_conf_parse(path, text, len, base, cli, out, report, ctx);
-	free(text);
+	err = parse_file(path, f, base, cli, out, report, ctx);
+	fclose(f);
 	return err;
 }
-
 int as_conf_reload(struct as_conf **conf, const char *path,
 		   const struct as_settings *base,
 		   const struct as_settings *cli, as_conf_report_fn report,

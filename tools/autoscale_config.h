@@ -135,12 +135,6 @@ void as_conf_resolve(const struct as_conf *conf, const char *name,
 		     struct as_conf_domain *r);
 
 /*
- * Check a glob as fnmatch(3) reads it, strictly.  0, or -EINVAL with what
- * is wrong in err.  Pure.
- */
-int as_conf_check_glob(const char *pattern, char *err, size_t len);
-
-/*
  * --check-config: load path, print each error to out, then
  * "FILE: N errors" or "FILE: OK".  Returns the exit status: 0 valid, 1
  * not (unreadable or missing included).

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "autoscale_config.h"
+#include "autoscale_glob.h"
 
 #define ERRS_MAX 8192
 #define GLOB_ERR 160
@@ -381,10 +382,10 @@ static void glob_check_accepts_what_fnmatch_reads(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
-		if (as_conf_check_glob(ok[i], err, sizeof(err)) != 0)
+		if (as_glob_check(ok[i], err, sizeof(err)) != 0)
 			fail_msg("\"%s\" refused: %s", ok[i], err);
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-		if (as_conf_check_glob(no[i], err, sizeof(err)) != -EINVAL)
+		if (as_glob_check(no[i], err, sizeof(err)) != -EINVAL)
 			fail_msg("\"%s\" accepted", no[i]);
 }
 
