@@ -56,9 +56,6 @@
 #include "autoscale_signal.h"
 #include "scale_backend.h"
 
-#ifndef SMPALT_VERSION
-#define SMPALT_VERSION "unknown"
-#endif
 
 /* Set by the signal handler, read by the main loop. */
 static volatile sig_atomic_t stop_signal, hangup;

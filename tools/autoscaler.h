@@ -25,6 +25,10 @@
 #include "scale_backend.h"
 
 #define PROG "smpalt-autoscaler"
+/* The build gives the version (mk/tools.mk). */
+#ifndef SMPALT_VERSION
+#define SMPALT_VERSION "unknown"
+#endif
 
 /* Exit codes (documented in --help and docs/autoscaler.md). */
 #define EXIT_RUNTIME 1	 /* CSV write error, failed change at --once */
