@@ -172,8 +172,9 @@ static void domain_family(struct as_text *t, const struct as_metrics *m,
 
 static void render_daemon(struct as_text *t, const struct as_metrics *m)
 {
-	family(t, "up", "gauge", "1 while the autoscaler runs.");
-	as_text_puts(t, PREFIX "up 1\n");
+	family(t, "up", "gauge",
+	       "1 while the autoscaler runs, 0 once it has stopped.");
+	as_text_printf(t, PREFIX "up %d\n", m->stopped ? 0 : 1);
 	family(t, "start_time_seconds", "gauge",
 	       "Start time of the autoscaler, Unix time.");
 	as_text_printf(t, PREFIX "start_time_seconds %" PRIu64 "\n",

@@ -7,7 +7,7 @@
  * autoscale_metrics_test.c, which also runs `promtool check metrics`).
  *
  * Metrics (labels: domain = the domain's name, domid = its id):
- *   smpalt_autoscaler_up                            gauge, 1
+ *   smpalt_autoscaler_up                            gauge, 1; 0 at exit
  *   smpalt_autoscaler_start_time_seconds            gauge, Unix time
  *   smpalt_autoscaler_domains                       gauge, domains tracked
  *   smpalt_autoscaler_config_reloads_total          counter, SIGHUP reloads
@@ -87,6 +87,7 @@ struct as_metrics {
 	struct as_metrics_domain *dom; /* sorted by domid */
 	size_t n, cap;
 	uint64_t start_unix_s;
+	bool stopped; /* smpalt_autoscaler_up 0: the daemon is ending */
 	uint64_t reloads, reload_failures;
 	bool last_reload_ok;
 	uint64_t last_reload_ok_unix_s;

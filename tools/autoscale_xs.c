@@ -24,6 +24,21 @@
 #include "autoscale_policy.h"
 #include "autoscale_xs.h"
 
+bool xs_connection_lost(int rc)
+{
+	return rc == -EIO || rc == -ECONNRESET || rc == -EPIPE ||
+	       rc == -EBADF || rc == -ENOTCONN || rc == -ESHUTDOWN;
+}
+
+int xs_error(struct autoscaler *as, const char *path)
+{
+	int rc = errno ? -errno : -EIO;
+
+	if (xs_connection_lost(rc))
+		xenstore_failed(as, path, rc);
+	return rc;
+}
+
 /* Read a key into buf (NUL-terminated).  0, or -errno (-ENOENT: absent). */
 int xs_get(struct autoscaler *as, const char *path, char *buf, size_t len)
 {
@@ -31,7 +46,7 @@ int xs_get(struct autoscaler *as, const char *path, char *buf, size_t len)
 	char *v = xs_read(as->xsh, XBT_NULL, path, &n);
 
 	if (!v)
-		return errno ? -errno : -EIO;
+		return xs_error(as, path);
 	snprintf(buf, len, "%.*s", (int)n, v);
 	free(v);
 	return 0;
@@ -49,7 +64,7 @@ int xs_get_whole(struct autoscaler *as, unsigned int domid, const char *key,
 	snprintf(path, sizeof(path), DOMAIN_ROOT "/%u/%s", domid, key);
 	v = xs_read(as->xsh, XBT_NULL, path, &n);
 	if (!v)
-		return errno ? -errno : -EIO;
+		return xs_error(as, path);
 	*out = v; /* libxenstore NUL-terminates what it reads */
 	return 0;
 }
@@ -78,8 +93,14 @@ int xs_get_uint(struct autoscaler *as, const struct domain *d, const char *key,
 void __attribute__((noreturn))
 xenstore_failed(struct autoscaler *as, const char *what, int rc)
 {
-	error(as, "xenstore: %s: %s", what, strerror(-rc));
-	exit(EXIT_XENSTORE);
+	if (xs_connection_lost(rc))
+		error(as,
+		      "xenstore: connection lost (%s: %s): exiting, to be "
+		      "restarted",
+		      what, strerror(-rc));
+	else
+		error(as, "xenstore: %s: %s", what, strerror(-rc));
+	daemon_exit(as, EXIT_XENSTORE);
 }
 
 /* Number of cpu/<i> entries: the domain's maxvcpus (xl writes them all). */
@@ -92,7 +113,7 @@ int count_maxvcpus(struct autoscaler *as, unsigned int domid)
 	snprintf(path, sizeof(path), DOMAIN_ROOT "/%u/cpu", domid);
 	ents = xs_directory(as->xsh, XBT_NULL, path, &n);
 	if (!ents)
-		return errno ? -errno : -EIO;
+		return xs_error(as, path);
 	for (i = 0; i < n; i++) {
 		unsigned long long id;
 

@@ -12,6 +12,22 @@
 
 #include "autoscaler.h"
 
+/*
+ * Is rc (-errno from libxenstore) the connection to xenstored lost
+ * (EIO, ECONNRESET, EPIPE, EBADF, ENOTCONN, ESHUTDOWN), rather than one
+ * key's trouble (ENOENT: absent; EACCES: one domain's permissions)?  The
+ * reads below end the daemon on a lost connection (xenstore_failed), so
+ * that its service manager restarts it.
+ */
+bool xs_connection_lost(int rc);
+
+/*
+ * The -errno of a libxenstore call on path that failed.  A lost
+ * connection ends the daemon here, whichever read saw it: no later read
+ * can succeed.
+ */
+int xs_error(struct autoscaler *as, const char *path);
+
 /* Read a key into buf (NUL-terminated).  0, or -errno (-ENOENT: absent). */
 int xs_get(struct autoscaler *as, const char *path, char *buf, size_t len);
 
@@ -28,7 +44,8 @@ int xs_get_domid(struct autoscaler *as, unsigned int domid, const char *key,
 int xs_get_uint(struct autoscaler *as, const struct domain *d, const char *key,
 		unsigned long long max, unsigned long long *out);
 
-/* xenstore cannot be used: the error line, then exit EXIT_XENSTORE. */
+/* xenstore cannot be used: the error line ("connection lost" when it
+ * is), then daemon_exit(EXIT_XENSTORE). */
 void __attribute__((noreturn))
 xenstore_failed(struct autoscaler *as, const char *what, int rc);
 

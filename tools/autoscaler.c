@@ -56,7 +56,6 @@
 #include "autoscale_signal.h"
 #include "scale_backend.h"
 
-
 /* Set by the signal handler, read by the main loop. */
 static volatile sig_atomic_t stop_signal, hangup;
 
@@ -175,7 +174,7 @@ static int read_sample(struct autoscaler *as, struct domain *d,
 		snprintf(path, sizeof(path), DOMAIN_ROOT "/%u", d->domid);
 		sub = xs_directory(as->xsh, XBT_NULL, path, &n);
 		if (!sub)
-			return errno ? -errno : -EIO;
+			return xs_error(as, path);
 		free(sub);
 	} else if (rc) {
 		return rc;
@@ -695,7 +694,7 @@ static void open_backends(struct autoscaler *as)
 					       as->opt.change_timeout_ms);
 	if (!as->xl_backend) {
 		error(as, "out of memory");
-		exit(EXIT_RUNTIME);
+		daemon_exit(as, EXIT_RUNTIME);
 	}
 	if (!as->opt.libvirt_uri)
 		return;
@@ -708,7 +707,7 @@ static void open_backends(struct autoscaler *as)
 			sizeof(err));
 		if (!as->libvirt_backend) {
 			error(as, "libvirt %s: %s", as->opt.libvirt_uri, err);
-			exit(EXIT_RUNTIME);
+			daemon_exit(as, EXIT_RUNTIME);
 		}
 		log_line(as, AS_PRIO_INFO, "libvirt %s: connected",
 			 as->opt.libvirt_uri);
@@ -727,7 +726,7 @@ static void check_once_domains(struct autoscaler *as)
 	if (as->rescan) {
 		error(as, "a selected domain has no cpu/ keys: cannot tell its "
 			  "maxvcpus");
-		exit(EXIT_NO_DOMAIN);
+		daemon_exit(as, EXIT_NO_DOMAIN);
 	}
 	for (i = 0; i < as->opt.nspecs; i++) {
 		bool found = false;
@@ -742,18 +741,19 @@ static void check_once_domains(struct autoscaler *as)
 			      "no domain '%s' (neither a domid nor a name "
 			      "under " DOMAIN_ROOT ")",
 			      as->opt.specs[i]);
-			exit(EXIT_NO_DOMAIN);
+			daemon_exit(as, EXIT_NO_DOMAIN);
 		}
 	}
 	for (j = 0; j < as->ndomains; j++)
 		if (as->domains[j]->used && !as->domains[j]->active &&
 		    !as->domains[j]->excluded)
-			exit(EXIT_USAGE); /* refused, with the reason logged */
+			daemon_exit(as, EXIT_USAGE); /* refused, with the reason
+							logged */
 	for (j = 0; j < as->ndomains; j++)
 		if (as->domains[j]->active)
 			return;
 	error(as, "no domain to scale");
-	exit(EXIT_NO_DOMAIN);
+	daemon_exit(as, EXIT_NO_DOMAIN);
 }
 
 static void log_selection(struct autoscaler *as, unsigned int selected)
@@ -762,6 +762,53 @@ static void log_selection(struct autoscaler *as, unsigned int selected)
 		log_line(as, AS_PRIO_INFO,
 			 "no domain selected yet: waiting for "
 			 "one to appear");
+}
+
+/* Never leave a change behind: it is changing a domain.  Those still
+ * running after a grace time (a hung xl) are killed. */
+static void end_changes(struct autoscaler *as)
+{
+	uint64_t grace_end = now_ms() + EXIT_GRACE_MS, now;
+	size_t i;
+
+	for (i = 0; i < as->ndomains; i++) {
+		now = now_ms();
+		poll_change(as, as->domains[i],
+			    grace_end > now ? grace_end - now : 0, true);
+	}
+}
+
+/* Free what the daemon holds, whatever it got to before the end. */
+static void release(struct autoscaler *as)
+{
+	size_t i;
+
+	as_csv_close(&as->csv);
+	as_metrics_free(&as->metrics);
+	as_conf_free(as->conf);
+	if (as->libvirt_backend)
+		as->libvirt_backend->close(as->libvirt_backend);
+	if (as->xl_backend)
+		as->xl_backend->close(as->xl_backend);
+	if (as->xstat)
+		xenstat_uninit(as->xstat);
+	if (as->xsh)
+		xs_close(as->xsh);
+	for (i = 0; i < as->ndomains; i++)
+		as->domains[i]->used = false;
+	compact_domains(as);
+	free(as->domains);
+}
+
+void daemon_exit(struct autoscaler *as, int code)
+{
+	end_changes(as);
+	/* The textfile keeps saying up 0 until a new run replaces it: a
+	 * scrape sees a stopped daemon rather than a stale running one. */
+	as->metrics.stopped = true;
+	write_metrics(as);
+	release(as);
+	exit(code);
 }
 
 int main(int argc, char **argv)
@@ -773,7 +820,7 @@ int main(int argc, char **argv)
 	};
 	struct autoscaler *as = &ctx;
 	struct as_counts total;
-	uint64_t next, now, grace_end;
+	uint64_t next, now;
 	unsigned int rounds = 0, active;
 	size_t i;
 	char cpus[NUM_MAX] = "unknown";
@@ -792,17 +839,15 @@ int main(int argc, char **argv)
 		      "cannot connect to xenstore: %s (run in dom0 as root, "
 		      "with xenstored running)",
 		      strerror(errno));
-		return EXIT_XENSTORE;
+		daemon_exit(as, EXIT_XENSTORE);
 	}
 	open_backends(as);
 	/* auto never falls back to the guests' claims alone: a guest could
 	 * then claim any vCPUs it likes. */
 	if (!open_xenstat(as))
-		exit(EXIT_XENSTAT);
-	if (as->opt.csv_path && !csv_open(as)) {
-		xs_close(as->xsh);
-		return EXIT_RUNTIME;
-	}
+		daemon_exit(as, EXIT_XENSTAT);
+	if (as->opt.csv_path && !csv_open(as))
+		daemon_exit(as, EXIT_RUNTIME);
 	if (as->host_cpus)
 		snprintf(cpus, sizeof(cpus), "%u", as->host_cpus);
 	log_line(as, AS_PRIO_INFO,
@@ -852,14 +897,7 @@ int main(int argc, char **argv)
 			break;
 		wait_tick(as, next + as->opt.period_ms);
 	}
-	/* Never leave a change behind: it is changing a domain.  Those
-	 * still running after a grace time (a hung xl) are killed. */
-	grace_end = now_ms() + EXIT_GRACE_MS;
-	for (i = 0; i < as->ndomains; i++) {
-		now = now_ms();
-		poll_change(as, as->domains[i],
-			    grace_end > now ? grace_end - now : 0, true);
-	}
+	end_changes(as);
 	total = as->gone;
 	for (i = 0; i < as->ndomains; i++)
 		counts_add(&total, &as->domains[i]->counts);
@@ -888,18 +926,5 @@ int main(int argc, char **argv)
 		 total.read_errors == 1 ? "" : "s", as->csv_rows,
 		 as->csv_rows == 1 ? "" : "s", as->opt.csv_path ? " in " : "",
 		 as->opt.csv_path ? as->opt.csv_path : "");
-	as_csv_close(&as->csv);
-	as_metrics_free(&as->metrics);
-	as_conf_free(as->conf);
-	if (as->libvirt_backend)
-		as->libvirt_backend->close(as->libvirt_backend);
-	as->xl_backend->close(as->xl_backend);
-	if (as->xstat)
-		xenstat_uninit(as->xstat);
-	xs_close(as->xsh);
-	for (i = 0; i < as->ndomains; i++)
-		as->domains[i]->used = false;
-	compact_domains(as);
-	free(as->domains);
-	return rc;
+	daemon_exit(as, rc);
 }

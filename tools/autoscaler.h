@@ -217,4 +217,12 @@ struct autoscaler {
 	sigset_t wait_mask;
 };
 
+/*
+ * End the daemon with status code: changes under way are let finish (a
+ * grace time, then killed), the metrics file says it is down
+ * (smpalt_autoscaler_up 0), everything held is released.  From any
+ * depth: it never returns.
+ */
+void __attribute__((noreturn)) daemon_exit(struct autoscaler *as, int code);
+
 #endif /* SMPALT_AUTOSCALER_H */

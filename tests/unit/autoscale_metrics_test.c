@@ -77,7 +77,8 @@ static void label_values_are_escaped(void **state)
 }
 
 static const char empty_text[] =
-	"# HELP smpalt_autoscaler_up 1 while the autoscaler runs.\n"
+	"# HELP smpalt_autoscaler_up 1 while the autoscaler runs, 0 once it has "
+	"stopped.\n"
 	"# TYPE smpalt_autoscaler_up gauge\n"
 	"smpalt_autoscaler_up 1\n"
 	"# HELP smpalt_autoscaler_start_time_seconds Start time of the "

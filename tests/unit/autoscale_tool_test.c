@@ -144,6 +144,15 @@ struct watch {
 static struct watch watches[WATCH_MAX];
 /* One message at a time on a socket: replies and events interleave. */
 static pthread_mutex_t wire_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The clients connected now, so that the store can drop them all, as a
+ * xenstored that dies or restarts does. */
+#define CLIENT_MAX 64
+static int clients[CLIENT_MAX];
+static unsigned int nclients;
+/* While set, requests wait unanswered: a xenstored that hangs. */
+static volatile bool store_stalled;
+
+static void sleep_ms(long ms);
 
 static struct node *store_find(const char *path)
 {
@@ -381,6 +390,8 @@ static void *serve_client(void *arg)
 		char err[ERR_LEN];
 		int n;
 
+		while (store_stalled)
+			sleep_ms(POLL_MS);
 		body[req.len] = '\0';
 		switch (req.type) {
 		case XS_READ:
@@ -441,8 +452,22 @@ static void *serve_client(void *arg)
 		}
 	}
 	drop_watches(fd);
+	pthread_mutex_lock(&store_lock);
+	for (unsigned int i = 0; i < nclients; i++)
+		if (clients[i] == fd)
+			clients[i] = clients[--nclients];
+	pthread_mutex_unlock(&store_lock);
 	close(fd);
 	return NULL;
+}
+
+/* Close every client's connection (their threads then end). */
+static void drop_clients(void)
+{
+	pthread_mutex_lock(&store_lock);
+	for (unsigned int i = 0; i < nclients; i++)
+		shutdown(clients[i], SHUT_RDWR);
+	pthread_mutex_unlock(&store_lock);
 }
 
 static void *serve(void *arg)
@@ -454,6 +479,10 @@ static void *serve(void *arg)
 
 		if (fd < 0)
 			return NULL; /* closed at the end of the tests */
+		pthread_mutex_lock(&store_lock);
+		if (nclients < CLIENT_MAX)
+			clients[nclients++] = fd;
+		pthread_mutex_unlock(&store_lock);
 		pthread_create(&t, NULL, serve_client, (void *)(intptr_t)fd);
 		pthread_detach(t);
 	}
@@ -1228,6 +1257,24 @@ static int wait_exit_bounded(pid_t pid)
 	return -1;
 }
 
+/* The exit status of pid if it ends within ms; else -1 (killed). */
+static int wait_exit_within(pid_t pid, int ms)
+{
+	int waited, status;
+
+	for (waited = 0; waited < ms; waited += POLL_MS) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		assert_true(r >= 0);
+		if (r == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		sleep_ms(POLL_MS);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
 static void stop_autoscaler(pid_t pid)
 {
 	assert_int_equal(waitpid(pid, NULL, WNOHANG), 0); /* still up */
@@ -1827,15 +1874,49 @@ static void metrics_file_has_the_domain_and_passes_promtool(void **state)
 	assert_true(wait_for_series("smpalt_autoscaler_domain_scale_decisions_"
 				    "total{domain=\"guest\",domid=\"3\","
 				    "direction=\"up\"} 1\n"));
+	expect_in_file(prom_path, "smpalt_autoscaler_up 1\n");
 	stop_autoscaler(pid);
 	expect_in_file(prom_path, "smpalt_autoscaler_domain_vcpus_max{"
 				  "domain=\"guest\",domid=\"3\"} 4\n");
 	expect_in_file(prom_path, "smpalt_autoscaler_domain_load_vcpus{"
 				  "domain=\"guest\",domid=\"3\",source=");
-	expect_in_file(prom_path, "smpalt_autoscaler_up 1\n");
+	/* Stopped: the file stays, saying so. */
+	expect_in_file(prom_path, "smpalt_autoscaler_up 0\n");
 	snprintf(cmd, sizeof(cmd), "'%s' check metrics < '%s'", PROMTOOL_BIN,
 		 prom_path);
 	assert_int_equal(system(cmd), 0);
+	unlink(prom_path);
+}
+
+/*
+ * xenstored goes away (the connection closed under the daemon): the
+ * daemon ends with exit 3 and an error line that says so, within a few
+ * periods, and its metrics say it is down.
+ */
+static void lost_xenstore_connection_exits_3(void **state)
+{
+	pid_t pid;
+	int rc;
+
+	(void)state;
+	snprintf(prom_path, sizeof(prom_path), "%s/as.prom", tmpdir);
+	unlink(prom_path);
+	add_guest(GUEST_DOMID, "guest", "250");
+	pid = start_autoscaler(FAST_ARGS, "--metrics-file", prom_path, "guest",
+			       NULL);
+	assert_true(wait_for_text(prom_path, "smpalt_autoscaler_up 1\n"));
+	drop_clients();
+	rc = wait_exit_within(pid, WAIT_MS);
+	if (rc != EXIT_XENSTORE) {
+		static char buf[TEXT_MAX];
+
+		slurp(out_path, buf, sizeof(buf));
+		fail_msg("exit status %d (-1: still running after %d ms), "
+			 "wanted %d; its output:\n%s",
+			 rc, WAIT_MS, EXIT_XENSTORE, buf);
+	}
+	expect_in_file(out_path, "xenstore: connection lost");
+	expect_in_file(prom_path, "smpalt_autoscaler_up 0\n");
 	unlink(prom_path);
 }
 
@@ -1945,6 +2026,7 @@ int main(int argc, char **argv)
 			metrics_file_has_the_domain_and_passes_promtool, setup),
 		cmocka_unit_test_setup(
 			metrics_listen_is_refused_naming_the_textfile, setup),
+		cmocka_unit_test_setup(lost_xenstore_connection_exits_3, setup),
 		cmocka_unit_test_setup(guest_mode_is_escaped_in_the_csv, setup),
 	};
 	ssize_t n;
