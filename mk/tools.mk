@@ -87,8 +87,10 @@ TEST_SRCS_autoscale_select_test := tests/unit/autoscale_select_test.c \
 	tools/autoscale_select.c
 TEST_SRCS_autoscale_format_test := tests/unit/autoscale_format_test.c \
 	tools/autoscale_format.c
+TEST_SRCS_autoscale_ratelimit_test := tests/unit/autoscale_ratelimit_test.c \
+	tools/autoscale_ratelimit.c
 TOOLS_TESTS := autoscale_policy_test autoscale_signal_test \
-	autoscale_select_test autoscale_format_test
+	autoscale_select_test autoscale_format_test autoscale_ratelimit_test
 # The daemon's configuration file and its output, each with its test:
 # TOOLS_DAEMON with TOOLS_DAEMON_LIBS is what the program links for them.
 TOOLS_DAEMON := tools/autoscale_text.c tools/autoscale_config.c \

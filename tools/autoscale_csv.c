@@ -88,6 +88,7 @@ char *as_csv_format(const struct as_csv_row *r)
 	as_csv_cell(&t, r->signal);
 	csv_uint(&t, r->has_guest, r->guest);
 	csv_uint(&t, r->has_xen, r->xen);
+	csv_uint(&t, r->has_guest_online, r->guest_online);
 	as_text_puts(&t, "\n");
 	return as_text_take(&t, NULL);
 }

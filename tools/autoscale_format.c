@@ -119,6 +119,7 @@ int as_csv_row(char *buf, size_t len, const struct as_csv_row *r)
 	out_printf(&o, ",%s", r->signal);
 	csv_uint(&o, r->has_guest, r->guest);
 	csv_uint(&o, r->has_xen, r->xen);
+	csv_uint(&o, r->has_guest_online, r->guest_online);
 	out_printf(&o, "\n");
 	return out_result(&o);
 }

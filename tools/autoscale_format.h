@@ -14,8 +14,8 @@
  *   time_s      seconds since start, milliseconds ("12.345")
  *   domain      the domain's name (quoted if it holds , " or a newline)
  *   load        the load decided on, percent of one vCPU (empty: none)
- *   vcpus       vCPUs online (the guest's data/smpalt/online, else the
- *               count set in cpu/<i>/availability)
+ *   vcpus       the count dom0 set: the domain's cpu/<i>/availability
+ *               keys the toolstack wrote ("online"), never a guest's word
  *   mode        the guest's data/smpalt/mode ("up", "smp"; else empty)
  *   throughput  the guest's data/smpalt/throughput (empty if absent)
  *   unix_time   Unix epoch seconds with milliseconds ("1796304325.123")
@@ -25,6 +25,10 @@
  *   guest_load  the guest's claim as read (empty if absent)
  *   xen_load    Xen's CPU accounting over the last period (empty if not
  *               known)
+ *   guest_online  the guest's claim of its online vCPUs, as read from
+ *               data/smpalt/online (empty if absent): a column of its own,
+ *               so that the audit trail in vcpus is what dom0 owns
+ * New columns go last: readers that take columns by position go on.
  */
 #ifndef SMPALT_AUTOSCALE_FORMAT_H
 #define SMPALT_AUTOSCALE_FORMAT_H
@@ -43,15 +47,17 @@ enum as_prio {
 
 #define AS_CSV_HEADER                                                      \
 	"time_s,domain,load,vcpus,mode,throughput,unix_time,domid,signal," \
-	"guest_load,xen_load"
+	"guest_load,xen_load,guest_online"
 
 struct as_csv_row {
 	uint64_t elapsed_ms; /* since start */
 	uint64_t unix_ms;    /* wall clock, ms since the epoch */
 	const char *name;
 	unsigned int domid;
-	bool has_load, has_tput, has_guest, has_xen;
-	unsigned int load, vcpus, guest, xen;
+	bool has_load, has_tput, has_guest, has_xen, has_guest_online;
+	unsigned int load, guest, xen;
+	unsigned int vcpus;	   /* dom0's: cpu/<i>/availability */
+	unsigned int guest_online; /* the guest's data/smpalt/online */
 	unsigned long long tput;
 	const char *mode;   /* "" if unknown */
 	const char *signal; /* as_source_name() */

@@ -28,37 +28,41 @@ bool as_cpu_load(uint64_t cpu_ns_delta, uint64_t wall_ns_delta,
 }
 
 /*
- * How long, in percent of one CPU, the domain's vCPUs may have waited for
- * a physical CPU: each at most while no host CPU was idle, which is at
- * most 100% - host_idle / host_cpus of the time (0 when not known).
+ * How long, in percent of one CPU, the domain's n vCPUs (n <= host CPUs)
+ * may have waited for a physical CPU: only for one another domain held,
+ * so at most n / host CPUs of the others' CPU time, which is the host's
+ * time less its idle time less the domain's own (0 when not known).  Its
+ * own use is left out: a guest's running is no wait, so spinning on vCPUs
+ * it does not need cannot make it look starved.  Rounded down.
  */
-static uint64_t may_have_waited(const struct as_signal_input *in)
+static uint64_t may_have_waited(const struct as_signal_input *in,
+				unsigned int n)
 {
-	uint64_t per_vcpu;
+	uint64_t host = (uint64_t)in->host_cpus * AS_PERCENT;
+	uint64_t not_others = (uint64_t)in->host_idle + in->xen;
 
-	if (!in->has_host_idle || !in->host_cpus)
+	if (!in->has_host_idle || !in->host_cpus || not_others >= host)
 		return 0;
-	per_vcpu = in->host_idle / in->host_cpus;
-	per_vcpu = per_vcpu < AS_PERCENT ? AS_PERCENT - per_vcpu : 0;
-	return per_vcpu * in->vcpus;
+	return (host - not_others) * n / in->host_cpus;
 }
 
 /*
  * The most of a claim that Xen's figure lets stand, in percent of one vCPU
  * (n vCPUs now): busy by Xen's account (above n x high), the claim says how
  * far up, within most; in the band, no further than n x high (the count
- * stays, unless its vCPUs may have waited for the host's CPUs long enough
- * to be over n x high: then as busy); idle (under n x low), no higher
- * than Xen's own figure, unless the claim is already under n x low (it
- * scales down on its own) or the wait may have kept it there (then the
- * count stays: what Xen saw neither raises nor cuts it, so a starved
- * guest is not taken up and down in turn).  n is at most the host's CPU
- * count: Xen cannot see more of them busy.
+ * stays); idle (under n x low), no higher than Xen's own figure, unless
+ * the claim is already under n x low (it scales down on its own) or the
+ * others' CPU time may have kept it there (Xen's figure plus the wait
+ * reaches n x low: then the count stays, so a starved guest is not taken
+ * up and down in turn).  The wait only ever holds a count: raising one
+ * takes Xen seeing the vCPUs used, since a guest that got little of a
+ * busy host gains nothing from more vCPUs waiting for the same CPUs, and
+ * one that lies about its load must not be given them.  n is at most the
+ * host's CPU count: Xen cannot see more of them busy.
  */
 static uint64_t xen_bound(const struct as_signal_input *in, uint64_t claim,
 			  uint64_t most)
 {
-	uint64_t wait = may_have_waited(in);
 	unsigned int n = in->vcpus;
 	uint64_t low, high;
 
@@ -69,9 +73,7 @@ static uint64_t xen_bound(const struct as_signal_input *in, uint64_t claim,
 
 	if (in->xen > high)
 		return most;
-	if (in->xen >= low)
-		return in->xen + wait > high ? most : high;
-	if (in->xen + wait >= low)
+	if (in->xen >= low || in->xen + may_have_waited(in, n) >= low)
 		return high;
 	return claim < low ? claim : in->xen;
 }

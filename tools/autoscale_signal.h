@@ -24,17 +24,23 @@
  * Xen's figure is the time the vCPUs ran, not the time they wanted: a
  * vCPU that waited for a physical CPU held by another domain (dom0
  * included) ran less than it asked.  Xen's scheduler leaves no physical
- * CPU idle while a vCPU waits, so a vCPU can only have waited while none
- * was idle: for at most 100% - idle / host CPUs of the time, idle being
- * the time no domain ran (in percent of one CPU, from every domain's CPU
- * time).  In the band by Xen's account (not idle), the claim is therefore
- * also let stand when Xen's figure plus that wait for each of the n vCPUs
- * is over n x high: a guest starved by a busy host is not refused the
- * vCPUs it asks for.  (*) Idle by Xen's account, the count stays (cut
- * to n x high) when Xen's figure plus that wait reaches n x low: the
- * host may have kept it idle, and cutting it would take a starved guest
- * up and down in turn.  On an idle host the wait is about 0 and nothing
- * changes (with 2 host CPUs, up to half of what the guest ran).
+ * CPU idle while a vCPU waits, so the domain's vCPUs can only have waited
+ * for the CPU time of the other domains, which is the host's time less
+ * its idle time (no domain ran) less the domain's own figure.  With n
+ * vCPUs on H host CPUs (n <= H), at any moment w of them waiting means
+ * all H busy, H - r of them held by others (r of its vCPUs running), and
+ * w <= n - r, so w / n <= (H - r) / H: the wait is at most n / H of the
+ * others' CPU time.  The domain's own use counts as no wait: a guest
+ * that spins on extra vCPUs makes the host look busy by itself, and
+ * that must not let it keep them.
+ *
+ * That wait may hold a count, never raise one: (*) idle by Xen's account,
+ * the count stays (cut to n x high) when Xen's figure plus the wait
+ * reaches n x low, since the others may have kept it idle and cutting it
+ * would take a starved guest up and down in turn.  It never lets a claim
+ * pass n x high: Xen did not see the vCPUs it has used up, so more would
+ * only be more of them waiting for the same busy CPUs.  On a host with
+ * CPUs to spare the others use little and nothing changes.
  *
  * A guest can thus always give its vCPUs back (a claim below the bound
  * stands), gets more only while Xen sees it use close to all it has, and

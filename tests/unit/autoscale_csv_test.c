@@ -125,7 +125,7 @@ static void row_escapes_every_text_cell(void **state)
 	assert_non_null(row);
 	assert_string_equal(row, "3.500,\"web,1\",250,4,"
 				 "\"'=cmd|' /C calc'!A0\\x1b[31m\\x0a\",,"
-				 "1796303925.123,7,guest,250,\n");
+				 "1796303925.123,7,guest,250,,\n");
 	/* One line: the guest's newline did not end the row early. */
 	assert_ptr_equal(strchr(row, '\n'), row + strlen(row) - 1);
 	free(row);
@@ -146,7 +146,40 @@ static void row_has_no_length_limit(void **state)
 	assert_memory_equal(row, "3.500,", 6);
 	assert_memory_equal(row + 6, name, sizeof(name) - 1);
 	assert_string_equal(row + 6 + sizeof(name) - 1,
-			    ",250,4,up,,1796303925.123,7,guest,250,\n");
+			    ",250,4,up,,1796303925.123,7,guest,250,,\n");
+	free(row);
+}
+
+/*
+ * vcpus is what dom0 set; the guest's own word on its online vCPUs has a
+ * column of its own: a guest writing 64 cannot make the audit trail say
+ * it runs 64.
+ */
+static void vcpus_is_dom0s_count_and_the_guests_claim_is_apart(void **state)
+{
+	struct as_csv_row r = hostile_row;
+	char *row;
+
+	(void)state;
+	assert_string_equal(AS_CSV_HEADER,
+			    "time_s,domain,load,vcpus,mode,throughput,"
+			    "unix_time,domid,signal,guest_load,xen_load,"
+			    "guest_online");
+	r.mode = "up";
+	r.vcpus = 1;
+	r.has_guest_online = true;
+	r.guest_online = 64;
+	row = as_csv_format(&r);
+	assert_non_null(row);
+	assert_string_equal(row, "3.500,\"web,1\",250,1,up,,1796303925.123,"
+				 "7,guest,250,,64\n");
+	free(row);
+	/* No data/smpalt/online: the column is empty, vcpus is the same. */
+	r.has_guest_online = false;
+	row = as_csv_format(&r);
+	assert_non_null(row);
+	assert_string_equal(row, "3.500,\"web,1\",250,1,up,,1796303925.123,"
+				 "7,guest,250,,\n");
 	free(row);
 }
 
@@ -309,6 +342,8 @@ int main(void)
 		cmocka_unit_test(comma_and_quote_are_quoted),
 		cmocka_unit_test(row_escapes_every_text_cell),
 		cmocka_unit_test(row_has_no_length_limit),
+		cmocka_unit_test(
+			vcpus_is_dom0s_count_and_the_guests_claim_is_apart),
 		cmocka_unit_test_setup_teardown(
 			open_creates_0640_with_header_cloexec_append, make_dir,
 			remove_dir),

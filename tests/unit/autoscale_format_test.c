@@ -65,10 +65,12 @@ static const struct as_csv_row full_row = {
 	.has_tput = true,
 	.has_guest = true,
 	.has_xen = true,
+	.has_guest_online = true,
 	.load = 250,
 	.vcpus = 4,
 	.guest = 250,
 	.xen = 310,
+	.guest_online = 4,
 	.tput = 123456789012ULL,
 	.mode = "smp",
 	.signal = "guest",
@@ -82,11 +84,12 @@ static void csv_row_has_every_column_in_header_order(void **state)
 	(void)state;
 	assert_string_equal(AS_CSV_HEADER,
 			    "time_s,domain,load,vcpus,mode,throughput,"
-			    "unix_time,domid,signal,guest_load,xen_load");
+			    "unix_time,domid,signal,guest_load,xen_load,"
+			    "guest_online");
 	n = as_csv_row(buf, sizeof(buf), &full_row);
 	assert_int_equal(n, (int)strlen(buf));
 	assert_string_equal(buf, "3.500,guest,250,4,smp,123456789012,"
-				 "1796303925.123,7,guest,250,310\n");
+				 "1796303925.123,7,guest,250,310,4\n");
 }
 
 static void csv_row_leaves_unknowns_empty(void **state)
@@ -104,7 +107,7 @@ static void csv_row_leaves_unknowns_empty(void **state)
 
 	(void)state;
 	as_csv_row(buf, sizeof(buf), &r);
-	assert_string_equal(buf, "0.042,linux,,1,,,1.000,12,,,\n");
+	assert_string_equal(buf, "0.042,linux,,1,,,1.000,12,,,,\n");
 }
 
 static void csv_row_quotes_a_name_with_comma_or_quote(void **state)
@@ -117,7 +120,7 @@ static void csv_row_quotes_a_name_with_comma_or_quote(void **state)
 	as_csv_row(buf, sizeof(buf), &r);
 	assert_string_equal(buf, "3.500,\"web,\"\"1\"\"\",250,4,smp,"
 				 "123456789012,1796303925.123,7,guest,250,"
-				 "310\n");
+				 "310,4\n");
 }
 
 static void csv_row_too_long_for_the_buffer(void **state)

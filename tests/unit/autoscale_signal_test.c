@@ -258,14 +258,15 @@ static void bound_counts_no_more_vcpus_than_the_host_has(void **state)
 }
 
 /*
- * In the band by Xen's account on a host with no CPU to spare: the vCPUs
- * ran less because they waited for one, so the claim stands; with CPUs
- * to spare, or when Xen sees the guest idle, the bound is as before.
+ * In the band by Xen's account, however busy the host: the count stays.
+ * Its vCPUs may have waited for a physical CPU, but more vCPUs would wait
+ * for the same CPUs, and a guest that lies about its load must not get
+ * them: the wait holds a count, it never raises one.
  */
-static void claim_stands_when_its_vcpus_waited_for_a_busy_host(void **state)
+static void busy_host_never_raises_a_claim_in_the_band(void **state)
 {
-	/* 1 vCPU ran 45% on 2 host CPUs, 6% of one idle: it may have
-	 * waited up to 97% (> 80 - 45): busy, the claim of 249% stands. */
+	/* 1 vCPU ran 45% on 2 host CPUs, 6% of one idle: the others ran
+	 * 149%, so it may have waited 74%; still the count stays. */
 	struct as_signal_input in = input(true, 249, true, 45, 1);
 	unsigned int load = 0;
 
@@ -274,21 +275,15 @@ static void claim_stands_when_its_vcpus_waited_for_a_busy_host(void **state)
 	in.has_host_idle = true;
 	in.host_idle = 6;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
-			 AS_SOURCE_GUEST);
-	assert_int_equal(load, 249);
-	/* Half the host idle (100% of one CPU): it waited at most 50%,
-	 * 45 + 50 > 80: still busy.  150% idle: at most 25%, 45 + 25 is
-	 * in the band: the count stays. */
-	in.host_idle = 100;
-	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
-			 AS_SOURCE_GUEST);
-	in.host_idle = 150;
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, HIGH);
+	/* No CPU idle at all: the same. */
+	in.host_idle = 0;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, HIGH);
 	/* Idle by Xen's account on a host with no idle CPU: it may have
 	 * waited into the band, so the count stays (not raised). */
-	in.host_idle = 0;
 	in.xen = LOW - 1;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
@@ -296,25 +291,82 @@ static void claim_stands_when_its_vcpus_waited_for_a_busy_host(void **state)
 	/* The host's idle time not known: the bound is Xen's figure alone. */
 	in = input(true, 249, true, 45, 1);
 	in.host_cpus = 2;
-	in.host_idle = 0;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, HIGH);
-	/* An idle host of many CPUs: no wait, the count stays. */
-	in.host_cpus = 16;
+	/* Busy by Xen's account: the claim stands, as on any host. */
 	in.has_host_idle = true;
-	in.host_idle = 16 * 100 - 45;
+	in.host_idle = 0;
+	in.xen = HIGH + 1;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST);
+	assert_int_equal(load, 249);
+}
+
+/*
+ * A 4-CPU host with 200% idle: a guest using 45% of its one vCPU and
+ * claiming 400% stays at 1 vCPU (the others' 155% may have kept it
+ * waiting up to 38%, and 45 + 38 passes 1 x high, but the wait never
+ * raises a count).
+ */
+static void
+guest_claiming_more_than_it_uses_is_not_raised_on_a_busy_host(void **state)
+{
+	struct as_signal_input in = input(true, 400, true, 45, 1);
+	unsigned int load = 0;
+
+	(void)state;
+	in.host_cpus = 4;
+	in.has_host_idle = true;
+	in.host_idle = 200;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
-	assert_int_equal(load, HIGH);
+	assert_int_equal(load, HIGH); /* ceil(80 / 80) = 1: stays */
+}
+
+/*
+ * The same guest given 4 vCPUs: what holds them is Xen's figure, never
+ * the host looking busy through the guest's own use.
+ */
+static void guest_own_use_does_not_count_as_waiting(void **state)
+{
+	/* 4 vCPUs use 170% (over 4 x low), the others still 155%, 75%
+	 * idle: in the band, the count stays, and the claim of 400% is
+	 * cut to 4 x high (it says as much as Xen sees, no more). */
+	struct as_signal_input in = input(true, 400, true, 170, 4);
+	unsigned int load = 0;
+
+	(void)state;
+	in.host_cpus = 4;
+	in.has_host_idle = true;
+	in.host_idle = 75;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 4 * HIGH);
+	/* 150% (under 4 x low) beside dom0's 5%, 245% idle: the host is
+	 * 39% busy by the guest's own doing, which is no wait.  The others
+	 * may have kept it waiting 5%, 155 < 160: idle, cut to Xen's
+	 * figure, and the count goes down to ceil(150 / 80) = 2. */
+	in.xen = 150;
+	in.host_idle = 245;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 150);
+	/* 150% beside others' 155%, 95% idle: they may have kept it
+	 * waiting 155%, 150 + 155 >= 160: the count stays. */
+	in.host_idle = 95;
+	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
+			 AS_SOURCE_GUEST_CAPPED);
+	assert_int_equal(load, 4 * HIGH);
 }
 
 /* auto never runs on the claim alone: without Xen's figure, no load. */
 static void starved_guest_is_neither_raised_nor_cut(void **state)
 {
 	/* 2 vCPUs ran 70% together, under 2 x low, on 2 host CPUs of
-	 * which 20% of one was idle: each may have waited 90%, so Xen's
-	 * idle figure may be the host's doing.  The count stays. */
+	 * which 20% of one was idle: the others ran 110%, all of which it
+	 * may have waited for, so Xen's idle figure may be the host's
+	 * doing.  The count stays. */
 	struct as_signal_input in = input(true, 249, true, 2 * LOW - 10, 2);
 	unsigned int load = 0;
 
@@ -325,10 +377,11 @@ static void starved_guest_is_neither_raised_nor_cut(void **state)
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, 2 * HIGH);
-	/* The same figure on a mostly idle host of 16 CPUs: each waited at
-	 * most 2%, 70 + 4 < 2 x low: idle, cut to Xen's figure. */
+	/* The same figure on a mostly idle host of 16 CPUs, the others
+	 * using 34%: it waited at most 2 / 16 of that, 70 + 4 < 2 x low:
+	 * idle, cut to Xen's figure. */
 	in.host_cpus = 16;
-	in.host_idle = 16 * 100 - 30;
+	in.host_idle = 16 * 100 - 70 - 34;
 	assert_int_equal(as_signal_choose(AS_SIGNAL_AUTO, &in, &load),
 			 AS_SOURCE_GUEST_CAPPED);
 	assert_int_equal(load, 2 * LOW - 10);
@@ -408,8 +461,10 @@ int main(void)
 			claim_keeps_the_count_when_xen_sees_it_in_band),
 		cmocka_unit_test(claim_stands_when_xen_sees_it_busy),
 		cmocka_unit_test(bound_counts_no_more_vcpus_than_the_host_has),
+		cmocka_unit_test(busy_host_never_raises_a_claim_in_the_band),
 		cmocka_unit_test(
-			claim_stands_when_its_vcpus_waited_for_a_busy_host),
+			guest_claiming_more_than_it_uses_is_not_raised_on_a_busy_host),
+		cmocka_unit_test(guest_own_use_does_not_count_as_waiting),
 		cmocka_unit_test(starved_guest_is_neither_raised_nor_cut),
 		cmocka_unit_test(auto_without_xen_takes_no_claim),
 		cmocka_unit_test(low_claim_is_never_raised),
