@@ -29,6 +29,48 @@ bool xen_figure_source(struct autoscaler *as)
 }
 
 /*
+ * Tests only: a number in the test directory's file name, or false when
+ * it is absent or not a number up to max.
+ */
+static bool test_read_uint(const struct autoscaler *as, const char *name,
+			   unsigned long long max, unsigned long long *v)
+{
+	char path[PATH_MAX], buf[NUM_MAX] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", as->test_xen_dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return parse_uint(buf, 0, max, v);
+}
+
+/*
+ * Tests only: the host as the test directory describes it, "host-cpus"
+ * (its CPU count) and "host-idle" (percent of one CPU that no domain ran
+ * over the last period, as Xen would account it); without host-cpus
+ * neither is known.
+ */
+static void read_test_host(struct autoscaler *as, bool sample)
+{
+	unsigned long long cpus, idle;
+
+	as->has_host_idle = false;
+	if (!test_read_uint(as, "host-cpus", AS_VCPUS_MAX, &cpus) || !cpus)
+		return;
+	as->host_cpus = (unsigned int)cpus;
+	if (sample &&
+	    test_read_uint(as, "host-idle", cpus * AS_PERCENT, &idle)) {
+		as->has_host_idle = true;
+		as->host_idle = (unsigned int)idle;
+	}
+}
+
+/*
  * Xen's CPU accounting through libxenstat: needed for --signal xen, used
  * by auto for the clamp and for guests without data/smpalt/load.  Opened
  * when the signal in force first needs it (at start, or at a reload that
@@ -46,6 +88,7 @@ bool open_xenstat(struct autoscaler *as)
 			 "Xen's CPU figures from %s (" ENV_TEST_XEN_LOAD
 			 "): for tests only, not Xen's",
 			 as->test_xen_dir);
+		read_test_host(as, false);
 		return true;
 	}
 	as->test_xen_dir = NULL;
@@ -78,19 +121,11 @@ bool open_xenstat(struct autoscaler *as)
 static bool test_cpu_ns(struct autoscaler *as, const struct domain *d,
 			uint64_t wall, uint64_t *cpu)
 {
-	char path[PATH_MAX], buf[NUM_MAX] = "";
+	char name[NUM_MAX];
 	unsigned long long pct;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%u", as->test_xen_dir, d->domid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!parse_uint(buf, 0, UINT32_MAX, &pct))
+	snprintf(name, sizeof(name), "%u", d->domid);
+	if (!test_read_uint(as, name, UINT32_MAX, &pct))
 		return false;
 	*cpu = d->has_cpu
 		       ? d->cpu_ns +
@@ -194,5 +229,7 @@ void read_xen_load(struct autoscaler *as, bool sample)
 	if (node) {
 		read_host_idle(as, node, wall, sample);
 		xenstat_free_node(node);
+	} else {
+		read_test_host(as, sample);
 	}
 }

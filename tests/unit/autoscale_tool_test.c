@@ -624,6 +624,24 @@ static void set_xen(unsigned int domid, unsigned int pct)
 	write_xen_figure(xen_dir, domid, pct);
 }
 
+/* The host: its CPU count, and how much of one CPU no domain ran. */
+static void set_host(unsigned int cpus, unsigned int idle_pct)
+{
+	char path[PATH_LEN];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/host-cpus", xen_dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%u\n", cpus);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/host-idle", xen_dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%u\n", idle_pct);
+	fclose(f);
+}
+
 /* The guest's own claim in data/smpalt/load, whatever it is. */
 static void set_claim(unsigned int domid, const char *claim)
 {
@@ -702,6 +720,10 @@ static void clear_xen_dir(void)
 	unsigned int id;
 
 	mkdir(xen_dir, 0700);
+	snprintf(path, sizeof(path), "%s/host-cpus", xen_dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/host-idle", xen_dir);
+	unlink(path);
 	for (id = 0; id < FIRST_MANY_DOMID + MANY_DOMAINS; id++) {
 		snprintf(path, sizeof(path), "%s/%u", xen_dir, id);
 		unlink(path);
@@ -940,14 +962,14 @@ static void load_drives_vcpus_up_then_down_and_fills_the_csv(void **state)
 	expect_in_file(out_path, "vcpus 4 -> 1: under-low: load 0% < 160%");
 	expect_in_file(out_path, "stopped by SIGTERM");
 	expect_in_file(out_path, "guest (domain 3): xl: vcpus 4 done in");
-	expect_in_file(csv_path,
-		       "time_s,domain,load,vcpus,mode,throughput,"
-		       "unix_time,domid,signal,guest_load,xen_load\n");
+	expect_in_file(csv_path, "time_s,domain,load,vcpus,mode,throughput,"
+				 "unix_time,domid,signal,guest_load,xen_load,"
+				 "guest_online\n");
 	/* The guest's figure, with Xen's beside it (100% of 1 vCPU, then
 	 * 250% of 4). */
 	expect_in_file(csv_path, ",guest,250,4,smp,100,");
-	expect_in_file(csv_path, ",3,guest,250,100\n");
-	expect_in_file(csv_path, ",3,guest,250,250\n");
+	expect_in_file(csv_path, ",3,guest,250,100,1\n");
+	expect_in_file(csv_path, ",3,guest,250,250,4\n");
 	expect_in_file(csv_path, ",guest,0,1,up,100,");
 	assert_true(count_lines(csv_path) > 10);
 }
@@ -1203,7 +1225,7 @@ static void guest_claim_is_capped_at_its_maxvcpus(void **state)
 			 0);
 	expect_in_file(out_path, "data/smpalt/load 100000% capped");
 	expect_in_file(csv_path, ",guest,400,1,up,100,");
-	expect_in_file(csv_path, ",3,guest-capped,100000,100\n");
+	expect_in_file(csv_path, ",3,guest-capped,100000,100,1\n");
 }
 
 /* Without Xen (no privcmd) --signal xen cannot work: it says so. */
@@ -1301,7 +1323,7 @@ static void inflated_claim_does_not_grow_an_idle_guest(void **state)
 				 "Xen measures 45% on 1 vCPU)");
 	/* The count's worth of high was the load: 80% of 1 vCPU. */
 	expect_in_file(csv_path, ",guest,80,1,up,100,");
-	expect_in_file(csv_path, ",3,guest-capped,400,45\n");
+	expect_in_file(csv_path, ",3,guest-capped,400,45,1\n");
 }
 
 /* At 4 vCPUs, Xen sees 45%, it claims 400%: it is scaled down. */
@@ -1321,6 +1343,61 @@ static void inflated_claim_does_not_keep_an_idle_guest_up(void **state)
 	/* At 1 vCPU 45% is in the band: the claim holds it there. */
 	assert_int_equal(count_lines(xl_log), 1);
 	expect_in_file(out_path, "load 45%, vcpus 4 -> 1: under-low");
+}
+
+/*
+ * A 4-CPU host with 200% idle: the guest uses 45% of its 1 vCPU and
+ * claims 400%.  Other domains may have kept it waiting, but that wait
+ * never raises a count: it stays at 1 vCPU.
+ */
+static void
+busy_host_does_not_grow_a_guest_claiming_more_than_it_uses(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	set_host(4, 200);
+	add_guest(GUEST_DOMID, "guest", NULL);
+	set_claim(GUEST_DOMID, "400");
+	set_xen(GUEST_DOMID, 45);
+	pid = start_autoscaler(FAST_ARGS, "--duration", "1", "--csv", csv_path,
+			       "guest", NULL);
+	assert_int_equal(wait_exit_bounded(pid), 0);
+	assert_int_equal(count_lines(xl_log), 0);
+	expect_in_file(out_path, "data/smpalt/load 400% capped (maxvcpus 4, "
+				 "Xen measures 45% on 1 vCPU, host idle "
+				 "200%)");
+	expect_in_file(csv_path, ",guest,80,1,up,100,");
+	expect_in_file(csv_path, ",3,guest-capped,400,45,1\n");
+}
+
+/*
+ * The same guest at 4 vCPUs using 150% of them (under 4 x 40%): beside
+ * other domains using 155% (95% idle) it may have waited for them, so it
+ * keeps 4; beside dom0's 5% (245% idle) the host is busy by the guest's
+ * own use, which is no wait, so it goes down to ceil(150 / 80) = 2.
+ */
+static void guest_own_use_does_not_keep_its_vcpus(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	set_host(4, 95);
+	add_guest_sized(GUEST_DOMID, "guest", GUEST_MAXVCPUS, GUEST_MAXVCPUS);
+	set_claim(GUEST_DOMID, "400");
+	set_xen(GUEST_DOMID, 150);
+	pid = start_autoscaler(FAST_ARGS, "guest", NULL);
+	assert_true(wait_for_text(out_path, "watching guest (domain 3)"));
+	sleep_ms(POLL_MS * 20);
+	assert_int_equal(count_lines(xl_log), 0); /* held at 4 */
+	set_host(4, 245);
+	assert_true(wait_for_text(xl_log, "3 2\n"));
+	assert_true(wait_for_text(out_path, "xl: vcpus 2 done"));
+	sleep_ms(POLL_MS * 20);
+	stop_autoscaler(pid);
+	/* At 2 vCPUs 150% is in the band: it stays there. */
+	assert_int_equal(count_lines(xl_log), 1);
+	expect_in_file(out_path, "load 150%, vcpus 4 -> 2: under-low");
 }
 
 /*
@@ -1991,6 +2068,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(guest_claim_is_capped_at_its_maxvcpus,
 				       setup),
 		cmocka_unit_test_setup(signal_xen_without_xen_exits_6, setup),
+		cmocka_unit_test_setup(
+			busy_host_does_not_grow_a_guest_claiming_more_than_it_uses,
+			setup),
+		cmocka_unit_test_setup(guest_own_use_does_not_keep_its_vcpus,
+				       setup),
 		cmocka_unit_test_setup(
 			inflated_claim_does_not_grow_an_idle_guest, setup),
 		cmocka_unit_test_setup(
