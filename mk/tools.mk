@@ -27,7 +27,8 @@ AUTOSCALER   := $(TOOLS_OUT)/smpalt-autoscaler
 AUTOSCALER_SAN := $(TOOLS_OUT)/smpalt-autoscaler-san
 # The pure parts, each with its host test.
 TOOLS_PURE   := tools/autoscale_policy.c tools/autoscale_signal.c \
-	tools/autoscale_select.c tools/autoscale_format.c
+	tools/autoscale_select.c tools/autoscale_format.c \
+	tools/autoscale_ratelimit.c
 # The program: the pure parts wrapped by the I/O, with its backends.
 AUTOSCALER_SRCS := tools/autoscaler.c tools/autoscale_cli.c \
 	tools/autoscale_domains.c tools/autoscale_change.c tools/autoscale_xen.c \

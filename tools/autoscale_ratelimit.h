@@ -59,6 +59,10 @@ struct as_ratelimit {
 bool as_ratelimit_allow(struct as_ratelimit *rl, unsigned int reason,
 			uint64_t now_ms, unsigned long long *suppressed);
 
+/* The longest note as_ratelimit_note() writes, with its terminator. */
+#define AS_RATELIMIT_NOTE_LEN \
+	sizeof(" (18446744073709551615 similar lines suppressed)")
+
 /*
  * " (N similar lines suppressed)" for suppressed lines, "" for none, in
  * buf of len bytes (truncated to fit, always terminated when len > 0):

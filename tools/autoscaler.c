@@ -209,44 +209,73 @@ static int read_sample(struct autoscaler *as, struct domain *d,
 	return 0;
 }
 
-/* Say once where the domain's load comes from, again when that changes. */
+/* The kind of line each source of a domain's load makes. */
+static enum as_ratelimit_reason source_reason(enum as_source src)
+{
+	switch (src) {
+	case AS_SOURCE_NONE:
+		return AS_RL_NO_LOAD;
+	case AS_SOURCE_GUEST_CAPPED:
+		return AS_RL_CAPPED;
+	case AS_SOURCE_GUEST:
+	case AS_SOURCE_XEN:
+		break;
+	}
+	return AS_RL_SOURCE;
+}
+
+/*
+ * Say where the domain's load comes from when that changes.  A guest
+ * decides what its claim is, so it can make the source change every
+ * period: the lines it causes are rate-limited per domain and per kind
+ * (autoscale_ratelimit.h), the first line after a gap saying how many
+ * were left out.
+ */
 static void log_source(struct autoscaler *as, struct domain *d,
 		       const struct sample *s, enum as_source src)
 {
 	char idle[sizeof(", host idle 4294967295%")] = "";
+	char note[AS_RATELIMIT_NOTE_LEN];
+	unsigned long long left_out;
 
 	if (d->source_logged && d->last_source == src)
 		return;
+	if (src == AS_SOURCE_NONE && s->xen_first) {
+		/* Xen's figure comes with the next reading. */
+		d->source_logged = false;
+		return;
+	}
 	d->source_logged = true;
 	d->last_source = src;
+	if (!as_ratelimit_allow(&d->log_limit, source_reason(src), now_ms(),
+				&left_out))
+		return;
+	as_ratelimit_note(note, sizeof(note), left_out);
 	switch (src) {
 	case AS_SOURCE_NONE:
-		if (s->xen_first) {
-			/* Xen's figure comes with the next reading. */
-			d->source_logged = false;
-			return;
-		}
 		if (d->set.signal == AS_SIGNAL_XEN ||
 		    d->set.signal == AS_SIGNAL_AUTO)
 			log_line(as, AS_PRIO_WARNING,
 				 "%s (domain %u): no CPU time from Xen for it: "
-				 "not deciding until there is%s",
+				 "not deciding until there is%s%s",
 				 d->name, d->domid,
 				 d->set.signal == AS_SIGNAL_AUTO && s->has_guest
 					 ? " (its " KEY_LOAD
 					   " is never taken alone)"
-					 : "");
+					 : "",
+				 note);
 		else
 			log_line(as, AS_PRIO_WARNING,
 				 "%s (domain %u): %s absent: not deciding "
-				 "until there is a load",
-				 d->name, d->domid, KEY_LOAD);
+				 "until there is a load%s",
+				 d->name, d->domid, KEY_LOAD, note);
 		break;
 	case AS_SOURCE_GUEST:
 		log_line(as, AS_PRIO_INFO,
-			 "%s (domain %u): load from the guest's %s%s", d->name,
-			 d->domid, KEY_LOAD,
-			 s->has_xen ? ", bounded by Xen's CPU accounting" : "");
+			 "%s (domain %u): load from the guest's %s%s%s",
+			 d->name, d->domid, KEY_LOAD,
+			 s->has_xen ? ", bounded by Xen's CPU accounting" : "",
+			 note);
 		break;
 	case AS_SOURCE_GUEST_CAPPED:
 		if (as->has_host_idle)
@@ -255,21 +284,22 @@ static void log_source(struct autoscaler *as, struct domain *d,
 		if (s->has_xen)
 			log_line(as, AS_PRIO_WARNING,
 				 "%s (domain %u): %s %u%% capped (maxvcpus %u, "
-				 "Xen measures %u%% on %u vCPU%s%s)",
+				 "Xen measures %u%% on %u vCPU%s%s)%s",
 				 d->name, d->domid, KEY_LOAD, s->guest,
 				 d->maxvcpus, s->xen, s->vcpus,
-				 s->vcpus == 1 ? "" : "s", idle);
+				 s->vcpus == 1 ? "" : "s", idle, note);
 		else
 			log_line(as, AS_PRIO_WARNING,
-				 "%s (domain %u): %s %u%% capped (maxvcpus %u)",
+				 "%s (domain %u): %s %u%% capped (maxvcpus "
+				 "%u)%s",
 				 d->name, d->domid, KEY_LOAD, s->guest,
-				 d->maxvcpus);
+				 d->maxvcpus, note);
 		break;
 	case AS_SOURCE_XEN:
 		log_line(as, AS_PRIO_INFO,
-			 "%s (domain %u): load from Xen's CPU accounting%s",
+			 "%s (domain %u): load from Xen's CPU accounting%s%s",
 			 d->name, d->domid,
-			 s->has_guest ? "" : " (no " KEY_LOAD ")");
+			 s->has_guest ? "" : " (no " KEY_LOAD ")", note);
 		break;
 	}
 }
@@ -377,14 +407,22 @@ static void update_metrics(struct autoscaler *as, const struct domain *d,
 /* A domain whose keys cannot be read this round: skipped, said once. */
 static void read_failed(struct autoscaler *as, struct domain *d, int rc)
 {
+	char note[AS_RATELIMIT_NOTE_LEN];
+	unsigned long long left_out;
+
 	d->counts.read_errors++;
 	if (d->read_failing)
 		return;
 	d->read_failing = true;
+	/* A guest can make its keys unreadable and readable in turn. */
+	if (!as_ratelimit_allow(&d->log_limit, AS_RL_UNREADABLE, now_ms(),
+				&left_out))
+		return;
+	as_ratelimit_note(note, sizeof(note), left_out);
 	log_line(as, AS_PRIO_WARNING,
 		 "%s (domain %u): cannot read its keys: %s: skipped until "
-		 "they can be",
-		 d->name, d->domid, strerror(-rc));
+		 "they can be%s",
+		 d->name, d->domid, strerror(-rc), note);
 }
 
 /*

@@ -21,6 +21,7 @@
 #include "autoscale_journal.h"
 #include "autoscale_metrics.h"
 #include "autoscale_policy.h"
+#include "autoscale_ratelimit.h"
 #include "autoscale_signal.h"
 #include "scale_backend.h"
 
@@ -156,7 +157,8 @@ struct domain {
 	enum as_source last_source; /* to log when it changes */
 	bool source_logged;
 	bool read_failing; /* the last round could not read its keys */
-	bool held_back;	   /* a change is held back by the pace (logged) */
+	struct as_ratelimit log_limit; /* the lines its keys cause */
+	bool held_back; /* a change is held back by the pace (logged) */
 	enum as_pace_verdict held_why; /* why, as last logged (GO: libvirt) */
 	/* A change under way. */
 	bool changing;

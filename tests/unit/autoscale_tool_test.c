@@ -893,6 +893,19 @@ static unsigned int count_lines(const char *path)
 	return n;
 }
 
+/* How many times text occurs in the file at path. */
+static unsigned int count_text(const char *path, const char *text)
+{
+	static char buf[TEXT_MAX];
+	unsigned int n = 0;
+	char *p;
+
+	slurp(path, buf, sizeof(buf));
+	for (p = buf; (p = strstr(p, text)); p += strlen(text))
+		n++;
+	return n;
+}
+
 /* -------------------------------------------------------------- tests */
 
 static void unreachable_xenstore_exits_3_with_a_message(void **state)
@@ -1324,6 +1337,38 @@ static void inflated_claim_does_not_grow_an_idle_guest(void **state)
 	/* The count's worth of high was the load: 80% of 1 vCPU. */
 	expect_in_file(csv_path, ",guest,80,1,up,100,");
 	expect_in_file(csv_path, ",3,guest-capped,400,45,1\n");
+}
+
+/*
+ * A guest that flips its claim between one the clamp cuts (400%) and one
+ * it lets stand (50%, Xen seeing 45% of its 1 vCPU) every period changes
+ * where its load comes from each time: of the lines that says, each kind
+ * is logged AS_RATELIMIT_BURST (5) times a minute per domain, however
+ * often the guest flips.
+ */
+static void flipping_claim_logs_a_burst_a_minute(void **state)
+{
+	unsigned int i;
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", NULL);
+	set_claim(GUEST_DOMID, "50");
+	set_xen(GUEST_DOMID, 45);
+	pid = start_autoscaler(FAST_ARGS, "guest", NULL);
+	assert_true(wait_for_text(out_path, "load from the guest's"));
+	/* 30 flips each way, each held longer than the 50 ms period. */
+	for (i = 0; i < 30; i++) {
+		set_claim(GUEST_DOMID, "400");
+		sleep_ms(POLL_MS * 8);
+		set_claim(GUEST_DOMID, "50");
+		sleep_ms(POLL_MS * 8);
+	}
+	stop_autoscaler(pid);
+	assert_int_equal(count_lines(xl_log), 0);
+	assert_int_equal(count_text(out_path, "data/smpalt/load 400% capped"),
+			 5);
+	assert_int_equal(count_text(out_path, "load from the guest's"), 5);
 }
 
 /* At 4 vCPUs, Xen sees 45%, it claims 400%: it is scaled down. */
@@ -2077,6 +2122,8 @@ int main(int argc, char **argv)
 			inflated_claim_does_not_grow_an_idle_guest, setup),
 		cmocka_unit_test_setup(
 			inflated_claim_does_not_keep_an_idle_guest_up, setup),
+		cmocka_unit_test_setup(flipping_claim_logs_a_burst_a_minute,
+				       setup),
 		cmocka_unit_test_setup(
 			flapping_and_garbage_claims_change_nothing, setup),
 		cmocka_unit_test_setup(rate_limit_holds_changes_back, setup),
