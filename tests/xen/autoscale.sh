@@ -37,7 +37,7 @@ CSV=/tmp/autoscale.csv
 AS_LOG=/tmp/autoscale-autoscaler.log
 # Exit codes of smpalt-autoscaler (its --help).
 EXIT_NO_DOMAIN=4
-CSV_HEADER=time_s,domain,load,vcpus,mode,throughput,unix_time,domid,signal,guest_load,xen_load
+CSV_HEADER=time_s,domain,load,vcpus,mode,throughput,unix_time,domid,signal,guest_load,xen_load,guest_online
 STOP_TIMEOUT=10
 DROP_TIMEOUT=10
 
