@@ -244,7 +244,8 @@ void parse_args(struct autoscaler *as, int argc, char **argv)
 	as->opt.change_timeout_ms = DEFAULT_CHANGE_TIMEOUT_MS;
 	as->opt.xl = DEFAULT_XL;
 	as->opt.log_priority = PRIO_AUTO;
-	as->opt.config_path = AS_CONF_PATH;
+	as->opt.config_path =
+		getenv(ENV_TEST_CONF) ? getenv(ENV_TEST_CONF) : AS_CONF_PATH;
 
 	/* The process's options, then one per setting of the table. */
 	memcpy(longopts, process_opts, sizeof(process_opts));

@@ -507,44 +507,29 @@ static void load_config(struct autoscaler *as)
 /*
  * SIGHUP: read the configuration file again; only a valid one replaces
  * the settings in force, and then every followed domain gets its own
- * again.
+ * again.  A missing or invalid file keeps them, whatever the start had.
  */
 static void reload_config(struct autoscaler *as)
 {
-	struct as_conf *fresh = NULL;
 	uint64_t period = as->opt.period_ms;
 	int rc = as_conf_reload(&as->conf, as->opt.config_path, &conf_base,
 				&as->conf_cli, conf_report, as);
 	size_t i;
 
-	if (rc == -ENOENT && !as->opt.config_given) {
-		/* No file at the default path: as at a start without it,
-		 * the options alone. */
-		rc = as_conf_parse(as->opt.config_path, "", 0, &conf_base,
-				   &as->conf_cli, &fresh, conf_report, as);
-		if (!rc) {
-			as_conf_free(as->conf);
-			as->conf = fresh;
-			log_line(as, AS_PRIO_INFO,
-				 "SIGHUP: no configuration %s: the options "
-				 "alone apply",
-				 as->opt.config_path);
-		}
-	}
 	as_metrics_config_reload(&as->metrics, !rc, unix_ms() / MS_PER_SEC);
 	if (rc) {
-		error(as,
-		      "SIGHUP: configuration %s %s: keeping the settings in "
-		      "force",
-		      as->opt.config_path,
-		      rc == -ENOENT ? "missing" : "refused");
+		/* Never the options alone: a file deleted (or broken) would
+		 * then scale the domains it excludes. */
+		log_line(as, AS_PRIO_WARNING,
+			 "SIGHUP: configuration %s %s: keeping the settings in "
+			 "force",
+			 as->opt.config_path,
+			 rc == -ENOENT ? "missing" : "refused");
 		return;
 	}
 	conf_globals(as);
-	if (!fresh)
-		log_line(as, AS_PRIO_INFO,
-			 "SIGHUP: reloaded the configuration %s",
-			 as->opt.config_path);
+	log_line(as, AS_PRIO_INFO, "SIGHUP: reloaded the configuration %s",
+		 as->opt.config_path);
 	if (!open_xenstat(as))
 		error(as,
 		      "SIGHUP: signal %s: no decision until libxenstat can be "
@@ -681,9 +666,11 @@ static void wait_tick(struct autoscaler *as, uint64_t until_ms)
 		if (!hangup)
 			return;
 		hangup = 0;
-		reload_config(as);
+		/* The CSV first, and whatever the reload makes of the file:
+		 * a rotation must never depend on the configuration. */
 		if (as->csv.fd >= 0)
 			csv_reopen(as);
+		reload_config(as);
 	}
 }
 

@@ -62,6 +62,12 @@
  */
 #define ENV_TEST_XEN_LOAD "SMPALT_AUTOSCALER_TEST_XEN_LOAD"
 
+/*
+ * Tests only: the configuration file's default path (the one that may be
+ * missing at start) instead of AS_CONF_PATH, which a test cannot write.
+ */
+#define ENV_TEST_CONF "SMPALT_AUTOSCALER_TEST_CONF"
+
 #define PERIOD_MIN_MS 10
 /* Longest accepted time option: a day. */
 #define SECONDS_MAX (24 * 60 * 60)

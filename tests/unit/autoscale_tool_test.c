@@ -112,6 +112,8 @@
 #define EXIT_XENSTAT 6
 /* The autoscaler's test-only source of Xen's CPU figure. */
 #define ENV_XEN_DIR "SMPALT_AUTOSCALER_TEST_XEN_LOAD"
+/* Its test-only default configuration path. */
+#define ENV_TEST_CONF "SMPALT_AUTOSCALER_TEST_CONF"
 
 /* Short periods so that each test takes a fraction of a second. */
 #define FAST_ARGS "--period", "0.05", "--hold", "0.1", "--cooldown", "0.1"
@@ -1760,6 +1762,42 @@ static void excluded_domain_is_never_scaled(void **state)
 	assert_null(strstr(strstr(buf, said) + 1, said));
 }
 
+/*
+ * The default configuration file excludes a guest; it is deleted and
+ * SIGHUP sent (as logrotate does weekly): the guest stays excluded,
+ * never scaled, and the CSV is reopened all the same.
+ */
+static void deleted_config_keeps_a_domain_excluded(void **state)
+{
+	char rotated[DIR_LEN + 32];
+	pid_t pid;
+
+	(void)state;
+	snprintf(rotated, sizeof(rotated), "%s.1", csv_path);
+	unlink(rotated);
+	write_file(conf_path, "[defaults]\nexclude = guest\n");
+	setenv(ENV_TEST_CONF, conf_path, 1);
+	add_guest(GUEST_DOMID, "guest", "400");
+	add_guest(OTHER_DOMID, "other", "400");
+	pid = start_autoscaler(FAST_ARGS, "--csv", csv_path, "--all", NULL);
+	unsetenv(ENV_TEST_CONF);
+	assert_true(wait_for_text(out_path, "guest (domain 3): excluded by"));
+	assert_true(wait_for_text(xl_log, "4 4\n"));
+	assert_int_equal(unlink(conf_path), 0);
+	assert_int_equal(rename(csv_path, rotated), 0);
+	kill(pid, SIGHUP);
+	assert_true(wait_for_text(out_path, "missing: keeping the settings "
+					    "in force"));
+	assert_true(wait_for_text(out_path, "SIGHUP: reopened the CSV"));
+	/* Rounds after the reload, time enough to scale the guest up. */
+	sleep_ms(POLL_MS * 30);
+	stop_autoscaler(pid);
+	expect_not_in_file(xl_log, "3 ");
+	expect_not_in_file(out_path, "options alone");
+	assert_int_equal(access(csv_path, F_OK), 0);
+	unlink(rotated);
+}
+
 /* SIGHUP: a changed max applies; a bad file keeps the settings in force
  * (its errors logged as FILE:LINE). */
 static void sighup_reloads_the_config_and_keeps_it_on_error(void **state)
@@ -2027,6 +2065,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(
 			metrics_listen_is_refused_naming_the_textfile, setup),
 		cmocka_unit_test_setup(lost_xenstore_connection_exits_3, setup),
+		cmocka_unit_test_setup(deleted_config_keeps_a_domain_excluded,
+				       setup),
 		cmocka_unit_test_setup(guest_mode_is_escaped_in_the_csv, setup),
 	};
 	ssize_t n;
