@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <systemd/sd-daemon.h>
 #include <xenstat.h>
 #include <xenstore.h>
 #include <xen/xen.h>
@@ -477,6 +478,31 @@ static void conf_globals(struct autoscaler *as)
 }
 
 /*
+ * Under systemd's watchdog a round must end, and say so, at least twice
+ * per interval: one late round is then no restart, two are.  A longer
+ * period is refused rather than met by pinging from the wait, which would
+ * tell systemd that rounds complete when they may not.
+ */
+static bool period_fits_watchdog(const struct autoscaler *as,
+				 uint64_t period_ms)
+{
+	return !as->watchdog_usec ||
+	       period_ms * US_PER_MS <= as->watchdog_usec / 2;
+}
+
+/* The period too long for the watchdog: said in one line. */
+static void watchdog_refuses(struct autoscaler *as, const char *when,
+			     uint64_t period_ms)
+{
+	error(as,
+	      "%speriod %llu ms is longer than half the systemd watchdog "
+	      "interval (WatchdogSec=%llu ms): raise WatchdogSec= in a "
+	      "drop-in, or shorten the period",
+	      when, (unsigned long long)period_ms,
+	      (unsigned long long)(as->watchdog_usec / US_PER_MS));
+}
+
+/*
  * At start: the configuration file over the built-in settings, under the
  * options given.  A missing file is no file, unless --config named it.
  * Exits on an error.
@@ -512,11 +538,30 @@ static void load_config(struct autoscaler *as)
 static void reload_config(struct autoscaler *as)
 {
 	uint64_t period = as->opt.period_ms;
-	int rc = as_conf_reload(&as->conf, as->opt.config_path, &conf_base,
-				&as->conf_cli, conf_report, as);
+	struct as_conf *fresh = NULL;
+	struct as_conf_domain g;
 	size_t i;
+	int rc;
 
+	/* systemd: reloading, since this monotonic time. */
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+		   (unsigned long long)(clock_ns(CLOCK_MONOTONIC) / NS_PER_US));
+	rc = as_conf_load(as->opt.config_path, &conf_base, &as->conf_cli,
+			  &fresh, conf_report, as);
+	if (!rc) {
+		as_conf_resolve(fresh, "", &g);
+		if (!period_fits_watchdog(as, g.s.period_ms)) {
+			watchdog_refuses(as, "SIGHUP: ", g.s.period_ms);
+			as_conf_free(fresh);
+			rc = -EINVAL;
+		}
+	}
+	if (!rc) {
+		as_conf_free(as->conf);
+		as->conf = fresh;
+	}
 	as_metrics_config_reload(&as->metrics, !rc, unix_ms() / MS_PER_SEC);
+	sd_notify(0, "READY=1");
 	if (rc) {
 		/* Never the options alone: a file deleted (or broken) would
 		 * then scale the domains it excludes. */
@@ -789,6 +834,7 @@ static void release(struct autoscaler *as)
 
 void daemon_exit(struct autoscaler *as, int code)
 {
+	sd_notify(0, "STOPPING=1");
 	end_changes(as);
 	/* The textfile keeps saying up 0 until a new run replaces it: a
 	 * scrape sees a stopped daemon rather than a stale running one. */
@@ -817,6 +863,14 @@ int main(int argc, char **argv)
 	as->start_ms = now_ms();
 	as->log_route = as_log_route_for(STDERR_FILENO);
 	load_config(as);
+	/* WATCHDOG_USEC, for this process (WATCHDOG_PID): the interval. */
+	if (sd_watchdog_enabled(0, &as->watchdog_usec) <= 0)
+		as->watchdog_usec = 0;
+	if (!period_fits_watchdog(as, as->opt.period_ms)) {
+		watchdog_refuses(as, "", as->opt.period_ms);
+		as_conf_free(as->conf);
+		return EXIT_USAGE;
+	}
 	open_metrics(as);
 	install_signals(as); /* before xs_open: its thread inherits the mask */
 
@@ -855,12 +909,17 @@ int main(int argc, char **argv)
 		watch_domains(as); /* its first events make the first scan */
 		log_selection(as, scan_domains(as));
 	}
+	/* systemd (Type=notify): started, domains found, rounds next. */
+	sd_notify(0, "READY=1");
 
 	for (next = as->start_ms; !stop_signal; next += as->opt.period_ms) {
 		if (as->rescan)
 			scan_domains(as);
 		active = sample_all(as, next - as->start_ms);
 		rounds++;
+		/* A round completed: the only thing that feeds the watchdog. */
+		if (as->watchdog_usec)
+			sd_notify(0, "WATCHDOG=1");
 		write_metrics(as);
 		if (!csv_flush(as)) {
 			rc = EXIT_RUNTIME;

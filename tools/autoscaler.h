@@ -73,6 +73,8 @@
 #define SECONDS_MAX (24 * 60 * 60)
 #define MS_PER_SEC 1000
 #define NS_PER_MS 1000000L
+#define NS_PER_US 1000
+#define US_PER_MS 1000
 #define NS_PER_SEC 1000000000ULL
 #define NUM_MAX 32 /* a decimal number as text */
 #define PATH_LEN 128
@@ -217,6 +219,8 @@ struct autoscaler {
 	/* The counts of the domains no longer followed (the summary adds
 	 * those of the followed ones). */
 	struct as_counts gone;
+	/* systemd's watchdog interval (WATCHDOG_USEC), 0 without one. */
+	uint64_t watchdog_usec;
 	/* The signal mask to wait with: SIGINT, SIGTERM and SIGHUP are
 	 * blocked everywhere else (libxenstore's thread included) and
 	 * arrive only there. */

@@ -46,6 +46,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -81,6 +82,7 @@
 #define MSG_MAX 4096
 #define TEXT_MAX (256 * 1024)
 #define ARGS_MAX 32
+#define NUM_LEN 24
 #define POLL_MS 10
 #define WAIT_MS 5000
 #define NS_PER_MS 1000000L
@@ -742,6 +744,7 @@ static int setup(void **state)
 	unsetenv("FAKE_XL_FAIL");
 	unsetenv("FAKE_XL_DELAY_MS");
 	unsetenv("FAKE_XL_HANG");
+	store_stalled = false;
 	return 0;
 }
 
@@ -769,7 +772,12 @@ static pid_t spawn_autoscaler(bool fake_xl, const char *first, va_list ap)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		char me[NUM_LEN];
 
+		/* systemd names the process its watchdog is for. */
+		snprintf(me, sizeof(me), "%d", (int)getpid());
+		if (getenv("WATCHDOG_USEC"))
+			setenv("WATCHDOG_PID", me, 1);
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 		execv(AUTOSCALER_BIN, (char *const *)argv);
@@ -1958,6 +1966,101 @@ static void lost_xenstore_connection_exits_3(void **state)
 	unlink(prom_path);
 }
 
+/* systemd's side of sd_notify: a datagram socket the daemon writes to. */
+static int open_notify(char *path, size_t len)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	snprintf(path, len, "%s/notify", tmpdir);
+	unlink(path);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+/* The next notification within ms into buf; false if none came. */
+static bool notify_next(int fd, char *buf, size_t len, int ms)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	ssize_t n;
+
+	if (poll(&p, 1, ms) <= 0)
+		return false;
+	n = recv(fd, buf, len - 1, 0);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	return true;
+}
+
+/* Read notifications until one holds text, within ms. */
+static bool notify_wait(int fd, const char *text, int ms)
+{
+	char buf[MSG_MAX];
+	int waited;
+
+	for (waited = 0; waited < ms; waited += POLL_MS)
+		if (notify_next(fd, buf, sizeof(buf), POLL_MS) &&
+		    strstr(buf, text))
+			return true;
+	return false;
+}
+
+/*
+ * Under systemd (NOTIFY_SOCKET, WATCHDOG_USEC for its pid): READY=1
+ * first, WATCHDOG=1 after rounds, none while a hung xenstored keeps
+ * rounds from completing, again once they do, STOPPING=1 at the end.
+ */
+static void systemd_watchdog_is_fed_by_completed_rounds_only(void **state)
+{
+	char path[DIR_LEN + 16], buf[MSG_MAX];
+	pid_t pid;
+	int fd;
+
+	(void)state;
+	fd = open_notify(path, sizeof(path));
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("NOTIFY_SOCKET", path, 1);
+	setenv("WATCHDOG_USEC", "2000000", 1);
+	pid = start_autoscaler(FAST_ARGS, "--dry-run", "guest", NULL);
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
+	assert_true(notify_next(fd, buf, sizeof(buf), WAIT_MS));
+	assert_non_null(strstr(buf, "READY=1"));
+	assert_true(notify_wait(fd, "WATCHDOG=1", WAIT_MS));
+
+	store_stalled = true;
+	sleep_ms(POLL_MS * 20); /* a round that had read all may end */
+	while (notify_next(fd, buf, sizeof(buf), 0))
+		;
+	assert_false(notify_wait(fd, "WATCHDOG=1", POLL_MS * 50));
+	store_stalled = false;
+	assert_true(notify_wait(fd, "WATCHDOG=1", WAIT_MS));
+	stop_autoscaler(pid);
+	assert_true(notify_wait(fd, "STOPPING=1", WAIT_MS));
+	close(fd);
+	unlink(path);
+}
+
+/* A period over half the watchdog interval: refused at start, exit 2. */
+static void period_longer_than_half_the_watchdog_is_refused(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("WATCHDOG_USEC", "1000000", 1);
+	expect_exit(start_autoscaler("--period", "0.6", "guest", NULL),
+		    EXIT_USAGE);
+	unsetenv("WATCHDOG_USEC");
+	expect_in_file(out_path, "period 600 ms is longer than half the "
+				 "systemd watchdog interval");
+	setenv("WATCHDOG_USEC", "1000000", 1);
+	expect_exit(start_autoscaler("--period", "0.5", "--once", "--dry-run",
+				     "guest", NULL),
+		    0);
+	unsetenv("WATCHDOG_USEC");
+}
+
 /* --metrics-listen is gone from the daemon: a usage error that names
  * what to use instead, before any xenstore access. */
 static void metrics_listen_is_refused_naming_the_textfile(void **state)
@@ -2067,6 +2170,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(lost_xenstore_connection_exits_3, setup),
 		cmocka_unit_test_setup(deleted_config_keeps_a_domain_excluded,
 				       setup),
+		cmocka_unit_test_setup(
+			systemd_watchdog_is_fed_by_completed_rounds_only,
+			setup),
+		cmocka_unit_test_setup(
+			period_longer_than_half_the_watchdog_is_refused, setup),
 		cmocka_unit_test_setup(guest_mode_is_escaped_in_the_csv, setup),
 	};
 	ssize_t n;
