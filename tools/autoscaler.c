@@ -673,9 +673,11 @@ static bool drain_watches(struct autoscaler *as)
 		free(ev);
 		fired = true;
 	}
+	/* Anything but "no more events" means libxenstore's reader thread
+	 * has ended: the connection is gone (it says EINVAL then). */
 	if (errno != EAGAIN)
-		xenstore_failed(as, "reading watch events",
-				errno ? -errno : -EIO);
+		xenstore_lost(as, "reading watch events",
+			      errno ? -errno : -EIO);
 	return fired;
 }
 
