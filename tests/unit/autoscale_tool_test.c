@@ -851,6 +851,21 @@ static void expect_not_in_file(const char *path, const char *text)
 		fail_msg("'%s' in %s:\n%s", text, path, buf);
 }
 
+/* Does the file come to contain text within ms? */
+static bool wait_for_text_within(const char *path, const char *text, int ms)
+{
+	static char buf[TEXT_MAX];
+	int waited;
+
+	for (waited = 0; waited < ms; waited += POLL_MS) {
+		slurp(path, buf, sizeof(buf));
+		if (strstr(buf, text))
+			return true;
+		sleep_ms(POLL_MS);
+	}
+	return false;
+}
+
 /* Wait until the file contains text; false after WAIT_MS. */
 static bool wait_for_text(const char *path, const char *text)
 {
@@ -1966,6 +1981,37 @@ static void lost_xenstore_connection_exits_3(void **state)
 	unlink(prom_path);
 }
 
+/*
+ * A reload that excludes a domain while its xl runs (longer than the 2 s
+ * an exit grants): the reload is not held up by it, the change finishes
+ * (not killed), and no change follows.
+ */
+static void reload_excluding_a_domain_lets_its_change_finish(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	write_file(conf_path, "[defaults]\nhigh = 80\n");
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("FAKE_XL_DELAY_MS", "2500", 1);
+	pid = start_autoscaler(FAST_ARGS, "--config", conf_path, "guest", NULL);
+	assert_true(wait_for_text(out_path, "guest (domain 3): load 250%, "
+					    "vcpus 1 -> "));
+	write_file(conf_path, "[defaults]\nexclude = guest\n");
+	kill(pid, SIGHUP);
+	/* Within a second: the reload did not wait for xl. */
+	assert_true(wait_for_text_within(out_path,
+					 "SIGHUP: reloaded the "
+					 "configuration",
+					 1000));
+	assert_true(wait_for_text(out_path, "guest (domain 3): xl: vcpus 4 "
+					    "done"));
+	sleep_ms(POLL_MS * 10);
+	stop_autoscaler(pid);
+	expect_not_in_file(out_path, "killed");
+	assert_int_equal(count_lines(xl_log), 1);
+}
+
 /* systemd's side of sd_notify: a datagram socket the daemon writes to. */
 static int open_notify(char *path, size_t len)
 {
@@ -2170,6 +2216,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(lost_xenstore_connection_exits_3, setup),
 		cmocka_unit_test_setup(deleted_config_keeps_a_domain_excluded,
 				       setup),
+		cmocka_unit_test_setup(
+			reload_excluding_a_domain_lets_its_change_finish,
+			setup),
 		cmocka_unit_test_setup(
 			systemd_watchdog_is_fed_by_completed_rounds_only,
 			setup),
