@@ -681,6 +681,19 @@ static bool drain_watches(struct autoscaler *as)
 	return fired;
 }
 
+/* Reap the changes that have ended; true while any is still under way. */
+static bool poll_changes(struct autoscaler *as)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < as->ndomains; i++) {
+		poll_change(as, as->domains[i], 0, false);
+		any |= as->domains[i]->changing;
+	}
+	return any;
+}
+
 /*
  * Wait until the monotonic time until_ms, a stop signal or SIGHUP; domains
  * introduced or released meanwhile are adopted or dropped at once.
@@ -690,14 +703,20 @@ static void wait_until(struct autoscaler *as, uint64_t until_ms)
 	struct pollfd pfd = {.fd = xs_fileno(as->xsh), .events = POLLIN};
 
 	while (!stop_signal && !hangup) {
-		uint64_t now = now_ms();
+		uint64_t now = now_ms(), wait;
 		struct timespec ts;
 		int r;
 
 		if (now >= until_ms)
 			return;
-		ts.tv_sec = (time_t)((until_ms - now) / MS_PER_SEC);
-		ts.tv_nsec = (long)((until_ms - now) % MS_PER_SEC) * NS_PER_MS;
+		wait = until_ms - now;
+		/* A change under way is looked at every CHANGE_POLL_MS: a
+		 * hung xl is killed close to its timeout, not a period
+		 * later, for the price of a waitpid(). */
+		if (poll_changes(as) && wait > CHANGE_POLL_MS)
+			wait = CHANGE_POLL_MS;
+		ts.tv_sec = (time_t)(wait / MS_PER_SEC);
+		ts.tv_nsec = (long)(wait % MS_PER_SEC) * NS_PER_MS;
 		r = ppoll(&pfd, 1, &ts, &as->wait_mask);
 		if (r > 0 && (pfd.revents & POLLIN) && drain_watches(as))
 			scan_domains(as);

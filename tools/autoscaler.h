@@ -52,6 +52,8 @@
 #define DEFAULT_BACKOFF_MAX_MS (5 * 60 * 1000)
 /* A backend call (xl vcpu-set) running longer is killed. */
 #define DEFAULT_CHANGE_TIMEOUT_MS 30000
+/* Between rounds, how often a change under way is looked at. */
+#define CHANGE_POLL_MS 100
 /* At exit, changes under way get this long before they are killed. */
 #define EXIT_GRACE_MS 2000
 

@@ -1482,6 +1482,46 @@ static void hung_xl_is_killed_and_counted(void **state)
 	expect_not_in_file(out_path, "0 timed out");
 }
 
+/* The elapsed seconds of the first log line holding text, or -1. */
+static double elapsed_of(const char *text)
+{
+	static char buf[TEXT_MAX];
+	const char *at, *line;
+	double t;
+
+	slurp(out_path, buf, sizeof(buf));
+	at = strstr(buf, text);
+	if (!at)
+		return -1;
+	for (line = at; line > buf && line[-1] != '\n'; line--)
+		;
+	line = strchr(line, '[');
+	return line && sscanf(line + 1, "%lf", &t) == 1 ? t : -1;
+}
+
+/* With a period of 1 s, an xl that hangs past its 0.2 s timeout is
+ * killed well before the next round. */
+static void hung_xl_is_killed_between_rounds(void **state)
+{
+	double started, killed;
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("FAKE_XL_HANG", "1", 1);
+	pid = start_autoscaler("--period", "1", "--hold", "0",
+			       "--change-timeout", "0.2", "guest", NULL);
+	assert_true(wait_for_text(out_path, "failed (timed out after 200 ms: "
+					    "killed)"));
+	stop_autoscaler(pid);
+	started = elapsed_of("guest (domain 3): load 250%, vcpus 1 -> ");
+	killed = elapsed_of("failed (timed out after 200 ms");
+	assert_true(started >= 0 && killed >= started);
+	if (killed - started > 0.6)
+		fail_msg("killed %.3f s after its start, wanted under 0.6 s",
+			 killed - started);
+}
+
 /* --duration ends on time even while an xl hangs: it is killed. */
 static void hung_xl_does_not_block_the_exit(void **state)
 {
@@ -2190,6 +2230,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(failures_back_off, setup),
 		cmocka_unit_test_setup(hung_xl_is_killed_and_counted, setup),
 		cmocka_unit_test_setup(hung_xl_does_not_block_the_exit, setup),
+		cmocka_unit_test_setup(hung_xl_is_killed_between_rounds, setup),
 		cmocka_unit_test_setup(unreadable_domain_is_skipped_and_retried,
 				       setup),
 		cmocka_unit_test_setup(a_name_is_never_cut, setup),
