@@ -200,6 +200,7 @@ struct autoscaler {
 	bool has_host_cpu, has_host_idle;
 	uint64_t host_cpu_ns, host_cpu_wall_ns;
 	unsigned int host_idle;
+	bool xenstat_failing; /* libxenstat's last reading failed (said) */
 	/* Tests only: where Xen's figure comes from instead
 	 * (ENV_TEST_XEN_LOAD). */
 	const char *test_xen_dir;
