@@ -17,12 +17,19 @@
  * text escaped (autoscale_csv.h).  Each domain's settings come from the
  * configuration file (autoscale_config.h), read again at SIGHUP; metrics
  * go to a file for node_exporter's textfile collector
- * (autoscale_metrics.h).  See
- * docs/autoscaler.md.
+ * (autoscale_metrics.h).  Under systemd it says when it is ready and
+ * feeds the watchdog after each completed round.  See docs/autoscaler.md.
+ *
+ * This file keeps the process's life: start-up in order (main), the
+ * sample rounds, the wait between them, signals, reload and exit.  The
+ * rest is in files of their own, all working on one context (struct
+ * autoscaler, autoscaler.h): the command line (autoscale_cli.c), the
+ * domains' life (autoscale_domains.c), Xen's accounting (autoscale_xen.c),
+ * changes through the backends (autoscale_change.c), xenstore reads
+ * (autoscale_xs.c) and log lines (autoscale_log.c).
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>

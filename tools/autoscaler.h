@@ -86,7 +86,6 @@
 #define VM_PREFIX "/vm/"
 #define UUID_LEN 36
 #define REASON_LEN 256
-#define LINE_LEN 1024
 
 #define DOMAIN_ROOT "/local/domain"
 /* What the guest publishes (docs/xenstore.md). */
