@@ -28,7 +28,6 @@
  * changes through the backends (autoscale_change.c), xenstore reads
  * (autoscale_xs.c) and log lines (autoscale_log.c).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>

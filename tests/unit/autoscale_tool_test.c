@@ -2095,7 +2095,8 @@ static bool notify_wait(int fd, const char *text, int ms)
 
 /*
  * Under systemd (NOTIFY_SOCKET, WATCHDOG_USEC for its pid): READY=1
- * first, WATCHDOG=1 after rounds, none while a hung xenstored keeps
+ * first, WATCHDOG=1 after rounds, RELOADING=1 then READY=1 around a
+ * SIGHUP, none while a hung xenstored keeps
  * rounds from completing, again once they do, STOPPING=1 at the end.
  */
 static void systemd_watchdog_is_fed_by_completed_rounds_only(void **state)
@@ -2115,6 +2116,10 @@ static void systemd_watchdog_is_fed_by_completed_rounds_only(void **state)
 	assert_true(notify_next(fd, buf, sizeof(buf), WAIT_MS));
 	assert_non_null(strstr(buf, "READY=1"));
 	assert_true(notify_wait(fd, "WATCHDOG=1", WAIT_MS));
+	/* A reload: RELOADING=1 with the time it began, then READY=1. */
+	kill(pid, SIGHUP);
+	assert_true(notify_wait(fd, "RELOADING=1\nMONOTONIC_USEC=", WAIT_MS));
+	assert_true(notify_wait(fd, "READY=1", WAIT_MS));
 
 	store_stalled = true;
 	sleep_ms(POLL_MS * 20); /* a round that had read all may end */
