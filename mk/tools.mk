@@ -113,6 +113,10 @@ TEST_SRCS_autoscale_settings_test := tests/unit/autoscale_settings_test.c \
 	tools/autoscale_glob.c tools/autoscale_signal.c
 TEST_LIBS_autoscale_settings_test := -linih
 TOOLS_TESTS += autoscale_settings_test
+# Xen's accounting against a libxenstat of the test's own.
+TEST_SRCS_autoscale_xen_test := tests/unit/autoscale_xen_test.c \
+	tools/autoscale_xen.c tools/autoscale_signal.c
+TOOLS_TESTS += autoscale_xen_test
 # The CSV, escaped and safe to open.
 TOOLS_DAEMON += tools/autoscale_csv.c
 TEST_SRCS_autoscale_csv_test := tests/unit/autoscale_csv_test.c \
