@@ -208,13 +208,22 @@ static void print_help(void)
 	       "  -V, --version         the version\n"
 	       "  -h, --help            this text\n"
 	       "\n"
+	       "SIGHUP reopens the CSV, then reloads the configuration file; "
+	       "a missing or\n"
+	       "bad file keeps the settings in force.  Under systemd: READY=1, "
+	       "WATCHDOG=1\n"
+	       "after each completed round; a period longer than half "
+	       "WatchdogSec= is refused.\n"
+	       "Metrics over HTTP: --metrics-file and node_exporter's "
+	       "textfile collector.\n"
+	       "\n"
 	       "Exit status: 0 ok, %d CSV failure (or a failed change with "
 	       "--once), %d usage or\n"
-	       "configuration error, %d xenstore unreachable (--once: a "
-	       "domain unreadable),\n"
-	       "%d --once: no such domain, %d --once: every domain went, %d "
-	       "--signal xen or\n"
-	       "auto: no Xen CPU accounting.\n",
+	       "configuration error, %d xenstore unreachable or lost "
+	       "(--once: a domain\n"
+	       "unreadable), %d --once: no such domain, %d --once: every "
+	       "domain went,\n"
+	       "%d --signal xen or auto: no Xen CPU accounting.\n",
 	       DEFAULT_HIGH_PCT, DEFAULT_LOW_PCT,
 	       DEFAULT_PERIOD_MS / MS_PER_SEC, DEFAULT_PERIOD_MS % MS_PER_SEC,
 	       DEFAULT_HOLD_MS / MS_PER_SEC, DEFAULT_HOLD_MS % MS_PER_SEC,
@@ -244,7 +253,8 @@ void parse_args(struct autoscaler *as, int argc, char **argv)
 	as->opt.change_timeout_ms = DEFAULT_CHANGE_TIMEOUT_MS;
 	as->opt.xl = DEFAULT_XL;
 	as->opt.log_priority = PRIO_AUTO;
-	as->opt.config_path = AS_CONF_PATH;
+	as->opt.config_path =
+		getenv(ENV_TEST_CONF) ? getenv(ENV_TEST_CONF) : AS_CONF_PATH;
 
 	/* The process's options, then one per setting of the table. */
 	memcpy(longopts, process_opts, sizeof(process_opts));

@@ -160,7 +160,8 @@ void configure_domain(struct autoscaler *as, struct domain *d, bool first)
 				 "not scaled",
 				 d->name, d->domid, excl, as->opt.config_path,
 				 line);
-		poll_change(as, d, EXIT_GRACE_MS, true);
+		/* A change under way finishes (sample_all() reaps it, its
+		 * timeout still holds): only the next ones are not made. */
 		d->excluded = true;
 		d->active = false;
 		as_metrics_forget(&as->metrics, d->domid);
@@ -191,7 +192,6 @@ void configure_domain(struct autoscaler *as, struct domain *d, bool first)
 		 * scan; freed when the domain goes. */
 		error(as, "%s (domain %u, maxvcpus %u): %s: not scaled",
 		      d->name, d->domid, d->maxvcpus, err);
-		poll_change(as, d, EXIT_GRACE_MS, true);
 		d->excluded = false;
 		d->active = false;
 		as_metrics_forget(&as->metrics, d->domid);
@@ -202,7 +202,9 @@ void configure_domain(struct autoscaler *as, struct domain *d, bool first)
 	if (first || !d->active) {
 		as_state_init(&d->state);
 		as_pace_init(&d->pace);
-		d->backend = backend_for(as, d);
+		/* A change still under way is reaped by its own backend. */
+		if (!d->changing)
+			d->backend = backend_for(as, d);
 		d->source_logged = false;
 	}
 	d->set = set;

@@ -287,31 +287,6 @@ char *as_metrics_render(const struct as_metrics *m, size_t *len)
 	return as_text_take(&t, len);
 }
 
-/* fsync the directory holding path, so that the rename is durable. */
-static int sync_dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir;
-	int fd, err = 0;
-
-	if (!slash)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	free(dir);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 int as_metrics_write_file(const char *path, const char *text, size_t len)
 {
 	const char *slash = strrchr(path, '/');
@@ -332,16 +307,12 @@ int as_metrics_write_file(const char *path, const char *text, size_t len)
 	err = as_write_all(fd, text, len);
 	if (!err && fchmod(fd, AS_METRICS_FILE_MODE) < 0)
 		err = -errno;
-	if (!err && fsync(fd) < 0)
-		err = -errno;
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	if (!err && rename(tmp, path) < 0)
 		err = -errno;
 	if (err)
 		unlink(tmp);
-	else
-		err = sync_dir_of(path);
 	free(tmp);
 	return err;
 }

@@ -123,9 +123,13 @@ void as_metrics_label_value(struct as_text *t, const char *value);
 /*
  * Replace path with text atomically: a temporary file in the same
  * directory (".NAME.XXXXXX", which the textfile collector ignores),
- * written, fsync'd, mode AS_METRICS_FILE_MODE, renamed over path, the
- * directory fsync'd.  A reader sees the old file or the new, never part.
- * 0 or -errno (no temporary file is left behind).
+ * written, mode AS_METRICS_FILE_MODE, renamed over path.  A reader sees
+ * the old file or the new, never part.  Nothing is fsync'd: the file
+ * describes a running process and is rewritten every period, so after a
+ * crash it is stale whatever reached the disk, and the next start
+ * replaces it within a period; an fsync of the file and its directory
+ * each period would cost the host a journal commit per second for
+ * nothing.  0 or -errno (no temporary file is left behind).
  */
 int as_metrics_write_file(const char *path, const char *text, size_t len);
 

@@ -189,12 +189,18 @@ void read_xen_load(struct autoscaler *as, bool sample)
 	wall = clock_ns(CLOCK_MONOTONIC);
 	if (as->xstat) {
 		node = xenstat_get_node(as->xstat, 0);
-		if (!node) {
+		/* Said when it starts and when it ends, not every round. */
+		if (!node && !as->xenstat_failing)
 			log_line(as, AS_PRIO_WARNING,
 				 "libxenstat: cannot read the domains' CPU "
-				 "time: no decision this round");
+				 "time: no decision until it can be");
+		else if (node && as->xenstat_failing)
+			log_line(as, AS_PRIO_INFO,
+				 "libxenstat: the domains' CPU time can be "
+				 "read again");
+		as->xenstat_failing = !node;
+		if (!node)
 			return;
-		}
 	}
 	for (i = 0; i < as->ndomains; i++) {
 		struct domain *d = as->domains[i];

@@ -91,15 +91,20 @@ int xs_get_uint(struct autoscaler *as, const struct domain *d, const char *key,
 }
 
 void __attribute__((noreturn))
+xenstore_lost(struct autoscaler *as, const char *what, int rc)
+{
+	error(as,
+	      "xenstore: connection lost (%s: %s): exiting, to be restarted",
+	      what, strerror(-rc));
+	daemon_exit(as, EXIT_XENSTORE);
+}
+
+void __attribute__((noreturn))
 xenstore_failed(struct autoscaler *as, const char *what, int rc)
 {
 	if (xs_connection_lost(rc))
-		error(as,
-		      "xenstore: connection lost (%s: %s): exiting, to be "
-		      "restarted",
-		      what, strerror(-rc));
-	else
-		error(as, "xenstore: %s: %s", what, strerror(-rc));
+		xenstore_lost(as, what, rc);
+	error(as, "xenstore: %s: %s", what, strerror(-rc));
 	daemon_exit(as, EXIT_XENSTORE);
 }
 

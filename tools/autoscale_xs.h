@@ -44,6 +44,11 @@ int xs_get_domid(struct autoscaler *as, unsigned int domid, const char *key,
 int xs_get_uint(struct autoscaler *as, const struct domain *d, const char *key,
 		unsigned long long max, unsigned long long *out);
 
+/* The connection to xenstored is lost: the error line, then
+ * daemon_exit(EXIT_XENSTORE). */
+void __attribute__((noreturn))
+xenstore_lost(struct autoscaler *as, const char *what, int rc);
+
 /* xenstore cannot be used: the error line ("connection lost" when it
  * is), then daemon_exit(EXIT_XENSTORE). */
 void __attribute__((noreturn))

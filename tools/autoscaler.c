@@ -17,12 +17,18 @@
  * text escaped (autoscale_csv.h).  Each domain's settings come from the
  * configuration file (autoscale_config.h), read again at SIGHUP; metrics
  * go to a file for node_exporter's textfile collector
- * (autoscale_metrics.h).  See
- * docs/autoscaler.md.
+ * (autoscale_metrics.h).  Under systemd it says when it is ready and
+ * feeds the watchdog after each completed round.  See docs/autoscaler.md.
+ *
+ * This file keeps the process's life: start-up in order (main), the
+ * sample rounds, the wait between them, signals, reload and exit.  The
+ * rest is in files of their own, all working on one context (struct
+ * autoscaler, autoscaler.h): the command line (autoscale_cli.c), the
+ * domains' life (autoscale_domains.c), Xen's accounting (autoscale_xen.c),
+ * changes through the backends (autoscale_change.c), xenstore reads
+ * (autoscale_xs.c) and log lines (autoscale_log.c).
  */
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -35,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <systemd/sd-daemon.h>
 #include <xenstat.h>
 #include <xenstore.h>
 #include <xen/xen.h>
@@ -517,6 +524,31 @@ static void conf_globals(struct autoscaler *as)
 }
 
 /*
+ * Under systemd's watchdog a round must end, and say so, at least twice
+ * per interval: one late round is then no restart, two are.  A longer
+ * period is refused rather than met by pinging from the wait, which would
+ * tell systemd that rounds complete when they may not.
+ */
+static bool period_fits_watchdog(const struct autoscaler *as,
+				 uint64_t period_ms)
+{
+	return !as->watchdog_usec ||
+	       period_ms * US_PER_MS <= as->watchdog_usec / 2;
+}
+
+/* The period too long for the watchdog: said in one line. */
+static void watchdog_refuses(struct autoscaler *as, const char *when,
+			     uint64_t period_ms)
+{
+	error(as,
+	      "%speriod %llu ms is longer than half the systemd watchdog "
+	      "interval (WatchdogSec=%llu ms): raise WatchdogSec= in a "
+	      "drop-in, or shorten the period",
+	      when, (unsigned long long)period_ms,
+	      (unsigned long long)(as->watchdog_usec / US_PER_MS));
+}
+
+/*
  * At start: the configuration file over the built-in settings, under the
  * options given.  A missing file is no file, unless --config named it.
  * Exits on an error.
@@ -547,44 +579,48 @@ static void load_config(struct autoscaler *as)
 /*
  * SIGHUP: read the configuration file again; only a valid one replaces
  * the settings in force, and then every followed domain gets its own
- * again.
+ * again.  A missing or invalid file keeps them, whatever the start had.
  */
 static void reload_config(struct autoscaler *as)
 {
-	struct as_conf *fresh = NULL;
 	uint64_t period = as->opt.period_ms;
-	int rc = as_conf_reload(&as->conf, as->opt.config_path, &conf_base,
-				&as->conf_cli, conf_report, as);
+	struct as_conf *fresh = NULL;
+	struct as_conf_domain g;
 	size_t i;
+	int rc;
 
-	if (rc == -ENOENT && !as->opt.config_given) {
-		/* No file at the default path: as at a start without it,
-		 * the options alone. */
-		rc = as_conf_parse(as->opt.config_path, "", 0, &conf_base,
-				   &as->conf_cli, &fresh, conf_report, as);
-		if (!rc) {
-			as_conf_free(as->conf);
-			as->conf = fresh;
-			log_line(as, AS_PRIO_INFO,
-				 "SIGHUP: no configuration %s: the options "
-				 "alone apply",
-				 as->opt.config_path);
+	/* systemd: reloading, since this monotonic time. */
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+		   (unsigned long long)(clock_ns(CLOCK_MONOTONIC) / NS_PER_US));
+	rc = as_conf_load(as->opt.config_path, &conf_base, &as->conf_cli,
+			  &fresh, conf_report, as);
+	if (!rc) {
+		as_conf_resolve(fresh, "", &g);
+		if (!period_fits_watchdog(as, g.s.period_ms)) {
+			watchdog_refuses(as, "SIGHUP: ", g.s.period_ms);
+			as_conf_free(fresh);
+			rc = -EINVAL;
 		}
 	}
+	if (!rc) {
+		as_conf_free(as->conf);
+		as->conf = fresh;
+	}
 	as_metrics_config_reload(&as->metrics, !rc, unix_ms() / MS_PER_SEC);
+	sd_notify(0, "READY=1");
 	if (rc) {
-		error(as,
-		      "SIGHUP: configuration %s %s: keeping the settings in "
-		      "force",
-		      as->opt.config_path,
-		      rc == -ENOENT ? "missing" : "refused");
+		/* Never the options alone: a file deleted (or broken) would
+		 * then scale the domains it excludes. */
+		log_line(as, AS_PRIO_WARNING,
+			 "SIGHUP: configuration %s %s: keeping the settings in "
+			 "force",
+			 as->opt.config_path,
+			 rc == -ENOENT ? "missing" : "refused");
 		return;
 	}
 	conf_globals(as);
-	if (!fresh)
-		log_line(as, AS_PRIO_INFO,
-			 "SIGHUP: reloaded the configuration %s",
-			 as->opt.config_path);
+	log_line(as, AS_PRIO_INFO, "SIGHUP: reloaded the configuration %s",
+		 as->opt.config_path);
 	if (!open_xenstat(as))
 		error(as,
 		      "SIGHUP: signal %s: no decision until libxenstat can be "
@@ -683,10 +719,25 @@ static bool drain_watches(struct autoscaler *as)
 		free(ev);
 		fired = true;
 	}
+	/* Anything but "no more events" means libxenstore's reader thread
+	 * has ended: the connection is gone (it says EINVAL then). */
 	if (errno != EAGAIN)
-		xenstore_failed(as, "reading watch events",
-				errno ? -errno : -EIO);
+		xenstore_lost(as, "reading watch events",
+			      errno ? -errno : -EIO);
 	return fired;
+}
+
+/* Reap the changes that have ended; true while any is still under way. */
+static bool poll_changes(struct autoscaler *as)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < as->ndomains; i++) {
+		poll_change(as, as->domains[i], 0, false);
+		any |= as->domains[i]->changing;
+	}
+	return any;
 }
 
 /*
@@ -698,14 +749,20 @@ static void wait_until(struct autoscaler *as, uint64_t until_ms)
 	struct pollfd pfd = {.fd = xs_fileno(as->xsh), .events = POLLIN};
 
 	while (!stop_signal && !hangup) {
-		uint64_t now = now_ms();
+		uint64_t now = now_ms(), wait;
 		struct timespec ts;
 		int r;
 
 		if (now >= until_ms)
 			return;
-		ts.tv_sec = (time_t)((until_ms - now) / MS_PER_SEC);
-		ts.tv_nsec = (long)((until_ms - now) % MS_PER_SEC) * NS_PER_MS;
+		wait = until_ms - now;
+		/* A change under way is looked at every CHANGE_POLL_MS: a
+		 * hung xl is killed close to its timeout, not a period
+		 * later, for the price of a waitpid(). */
+		if (poll_changes(as) && wait > CHANGE_POLL_MS)
+			wait = CHANGE_POLL_MS;
+		ts.tv_sec = (time_t)(wait / MS_PER_SEC);
+		ts.tv_nsec = (long)(wait % MS_PER_SEC) * NS_PER_MS;
 		r = ppoll(&pfd, 1, &ts, &as->wait_mask);
 		if (r > 0 && (pfd.revents & POLLIN) && drain_watches(as))
 			scan_domains(as);
@@ -721,9 +778,11 @@ static void wait_tick(struct autoscaler *as, uint64_t until_ms)
 		if (!hangup)
 			return;
 		hangup = 0;
-		reload_config(as);
+		/* The CSV first, and whatever the reload makes of the file:
+		 * a rotation must never depend on the configuration. */
 		if (as->csv.fd >= 0)
 			csv_reopen(as);
+		reload_config(as);
 	}
 }
 
@@ -842,6 +901,7 @@ static void release(struct autoscaler *as)
 
 void daemon_exit(struct autoscaler *as, int code)
 {
+	sd_notify(0, "STOPPING=1");
 	end_changes(as);
 	/* The textfile keeps saying up 0 until a new run replaces it: a
 	 * scrape sees a stopped daemon rather than a stale running one. */
@@ -870,6 +930,14 @@ int main(int argc, char **argv)
 	as->start_ms = now_ms();
 	as->log_route = as_log_route_for(STDERR_FILENO);
 	load_config(as);
+	/* WATCHDOG_USEC, for this process (WATCHDOG_PID): the interval. */
+	if (sd_watchdog_enabled(0, &as->watchdog_usec) <= 0)
+		as->watchdog_usec = 0;
+	if (!period_fits_watchdog(as, as->opt.period_ms)) {
+		watchdog_refuses(as, "", as->opt.period_ms);
+		as_conf_free(as->conf);
+		return EXIT_USAGE;
+	}
 	open_metrics(as);
 	install_signals(as); /* before xs_open: its thread inherits the mask */
 
@@ -908,12 +976,17 @@ int main(int argc, char **argv)
 		watch_domains(as); /* its first events make the first scan */
 		log_selection(as, scan_domains(as));
 	}
+	/* systemd (Type=notify): started, domains found, rounds next. */
+	sd_notify(0, "READY=1");
 
 	for (next = as->start_ms; !stop_signal; next += as->opt.period_ms) {
 		if (as->rescan)
 			scan_domains(as);
 		active = sample_all(as, next - as->start_ms);
 		rounds++;
+		/* A round completed: the only thing that feeds the watchdog. */
+		if (as->watchdog_usec)
+			sd_notify(0, "WATCHDOG=1");
 		write_metrics(as);
 		if (!csv_flush(as)) {
 			rc = EXIT_RUNTIME;

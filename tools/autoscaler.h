@@ -53,6 +53,8 @@
 #define DEFAULT_BACKOFF_MAX_MS (5 * 60 * 1000)
 /* A backend call (xl vcpu-set) running longer is killed. */
 #define DEFAULT_CHANGE_TIMEOUT_MS 30000
+/* Between rounds, how often a change under way is looked at. */
+#define CHANGE_POLL_MS 100
 /* At exit, changes under way get this long before they are killed. */
 #define EXIT_GRACE_MS 2000
 
@@ -63,11 +65,19 @@
  */
 #define ENV_TEST_XEN_LOAD "SMPALT_AUTOSCALER_TEST_XEN_LOAD"
 
+/*
+ * Tests only: the configuration file's default path (the one that may be
+ * missing at start) instead of AS_CONF_PATH, which a test cannot write.
+ */
+#define ENV_TEST_CONF "SMPALT_AUTOSCALER_TEST_CONF"
+
 #define PERIOD_MIN_MS 10
 /* Longest accepted time option: a day. */
 #define SECONDS_MAX (24 * 60 * 60)
 #define MS_PER_SEC 1000
 #define NS_PER_MS 1000000L
+#define NS_PER_US 1000
+#define US_PER_MS 1000
 #define NS_PER_SEC 1000000000ULL
 #define NUM_MAX 32 /* a decimal number as text */
 #define PATH_LEN 128
@@ -77,7 +87,6 @@
 #define VM_PREFIX "/vm/"
 #define UUID_LEN 36
 #define REASON_LEN 256
-#define LINE_LEN 1024
 
 #define DOMAIN_ROOT "/local/domain"
 /* What the guest publishes (docs/xenstore.md). */
@@ -192,6 +201,7 @@ struct autoscaler {
 	bool has_host_cpu, has_host_idle;
 	uint64_t host_cpu_ns, host_cpu_wall_ns;
 	unsigned int host_idle;
+	bool xenstat_failing; /* libxenstat's last reading failed (said) */
 	/* Tests only: where Xen's figure comes from instead
 	 * (ENV_TEST_XEN_LOAD). */
 	const char *test_xen_dir;
@@ -213,6 +223,8 @@ struct autoscaler {
 	/* The counts of the domains no longer followed (the summary adds
 	 * those of the followed ones). */
 	struct as_counts gone;
+	/* systemd's watchdog interval (WATCHDOG_USEC), 0 without one. */
+	uint64_t watchdog_usec;
 	/* The signal mask to wait with: SIGINT, SIGTERM and SIGHUP are
 	 * blocked everywhere else (libxenstore's thread included) and
 	 * arrive only there. */

@@ -382,6 +382,31 @@ static void list_dir(const char *dir, char *buf, size_t len)
 	free(ents);
 }
 
+/*
+ * The program's fsync(2), counted: this definition takes the place of the
+ * C library's for the code linked into the test (autoscale_metrics.c).
+ */
+static unsigned int fsyncs;
+
+int fsync(int fd)
+{
+	(void)fd;
+	fsyncs++;
+	return 0;
+}
+
+/* Rewritten every period: renamed into place, never fsync'd. */
+static void textfile_is_written_without_fsync(void **state)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/smpalt.prom", (char *)*state);
+	fsyncs = 0;
+	assert_int_equal(as_metrics_write_file(path, "a 1\n", 4), 0);
+	assert_int_equal(as_metrics_write_file(path, "a 2\n", 4), 0);
+	assert_int_equal(fsyncs, 0);
+}
+
 static void textfile_is_replaced_whole_with_mode_0644(void **state)
 {
 	char path[PATH_MAX], buf[FILE_MAX], names[256];
@@ -440,6 +465,9 @@ int main(void)
 			remove_dir),
 		cmocka_unit_test_setup_teardown(
 			textfile_error_leaves_no_temporary_file, make_dir,
+			remove_dir),
+		cmocka_unit_test_setup_teardown(
+			textfile_is_written_without_fsync, make_dir,
 			remove_dir),
 	};
 

@@ -46,6 +46,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -81,6 +82,7 @@
 #define MSG_MAX 4096
 #define TEXT_MAX (256 * 1024)
 #define ARGS_MAX 32
+#define NUM_LEN 24
 #define POLL_MS 10
 #define WAIT_MS 5000
 #define NS_PER_MS 1000000L
@@ -112,6 +114,8 @@
 #define EXIT_XENSTAT 6
 /* The autoscaler's test-only source of Xen's CPU figure. */
 #define ENV_XEN_DIR "SMPALT_AUTOSCALER_TEST_XEN_LOAD"
+/* Its test-only default configuration path. */
+#define ENV_TEST_CONF "SMPALT_AUTOSCALER_TEST_CONF"
 
 /* Short periods so that each test takes a fraction of a second. */
 #define FAST_ARGS "--period", "0.05", "--hold", "0.1", "--cooldown", "0.1"
@@ -762,6 +766,7 @@ static int setup(void **state)
 	unsetenv("FAKE_XL_FAIL");
 	unsetenv("FAKE_XL_DELAY_MS");
 	unsetenv("FAKE_XL_HANG");
+	store_stalled = false;
 	return 0;
 }
 
@@ -789,7 +794,12 @@ static pid_t spawn_autoscaler(bool fake_xl, const char *first, va_list ap)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		char me[NUM_LEN];
 
+		/* systemd names the process its watchdog is for. */
+		snprintf(me, sizeof(me), "%d", (int)getpid());
+		if (getenv("WATCHDOG_USEC"))
+			setenv("WATCHDOG_PID", me, 1);
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
 		execv(AUTOSCALER_BIN, (char *const *)argv);
@@ -861,6 +871,21 @@ static void expect_not_in_file(const char *path, const char *text)
 	slurp(path, buf, sizeof(buf));
 	if (strstr(buf, text))
 		fail_msg("'%s' in %s:\n%s", text, path, buf);
+}
+
+/* Does the file come to contain text within ms? */
+static bool wait_for_text_within(const char *path, const char *text, int ms)
+{
+	static char buf[TEXT_MAX];
+	int waited;
+
+	for (waited = 0; waited < ms; waited += POLL_MS) {
+		slurp(path, buf, sizeof(buf));
+		if (strstr(buf, text))
+			return true;
+		sleep_ms(POLL_MS);
+	}
+	return false;
 }
 
 /* Wait until the file contains text; false after WAIT_MS. */
@@ -1579,6 +1604,46 @@ static void hung_xl_is_killed_and_counted(void **state)
 	expect_not_in_file(out_path, "0 timed out");
 }
 
+/* The elapsed seconds of the first log line holding text, or -1. */
+static double elapsed_of(const char *text)
+{
+	static char buf[TEXT_MAX];
+	const char *at, *line;
+	double t;
+
+	slurp(out_path, buf, sizeof(buf));
+	at = strstr(buf, text);
+	if (!at)
+		return -1;
+	for (line = at; line > buf && line[-1] != '\n'; line--)
+		;
+	line = strchr(line, '[');
+	return line && sscanf(line + 1, "%lf", &t) == 1 ? t : -1;
+}
+
+/* With a period of 1 s, an xl that hangs past its 0.2 s timeout is
+ * killed well before the next round. */
+static void hung_xl_is_killed_between_rounds(void **state)
+{
+	double started, killed;
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("FAKE_XL_HANG", "1", 1);
+	pid = start_autoscaler("--period", "1", "--hold", "0",
+			       "--change-timeout", "0.2", "guest", NULL);
+	assert_true(wait_for_text(out_path, "failed (timed out after 200 ms: "
+					    "killed)"));
+	stop_autoscaler(pid);
+	started = elapsed_of("guest (domain 3): load 250%, vcpus 1 -> ");
+	killed = elapsed_of("failed (timed out after 200 ms");
+	assert_true(started >= 0 && killed >= started);
+	if (killed - started > 0.6)
+		fail_msg("killed %.3f s after its start, wanted under 0.6 s",
+			 killed - started);
+}
+
 /* --duration ends on time even while an xl hangs: it is killed. */
 static void hung_xl_does_not_block_the_exit(void **state)
 {
@@ -1882,6 +1947,42 @@ static void excluded_domain_is_never_scaled(void **state)
 	assert_null(strstr(strstr(buf, said) + 1, said));
 }
 
+/*
+ * The default configuration file excludes a guest; it is deleted and
+ * SIGHUP sent (as logrotate does weekly): the guest stays excluded,
+ * never scaled, and the CSV is reopened all the same.
+ */
+static void deleted_config_keeps_a_domain_excluded(void **state)
+{
+	char rotated[DIR_LEN + 32];
+	pid_t pid;
+
+	(void)state;
+	snprintf(rotated, sizeof(rotated), "%s.1", csv_path);
+	unlink(rotated);
+	write_file(conf_path, "[defaults]\nexclude = guest\n");
+	setenv(ENV_TEST_CONF, conf_path, 1);
+	add_guest(GUEST_DOMID, "guest", "400");
+	add_guest(OTHER_DOMID, "other", "400");
+	pid = start_autoscaler(FAST_ARGS, "--csv", csv_path, "--all", NULL);
+	unsetenv(ENV_TEST_CONF);
+	assert_true(wait_for_text(out_path, "guest (domain 3): excluded by"));
+	assert_true(wait_for_text(xl_log, "4 4\n"));
+	assert_int_equal(unlink(conf_path), 0);
+	assert_int_equal(rename(csv_path, rotated), 0);
+	kill(pid, SIGHUP);
+	assert_true(wait_for_text(out_path, "missing: keeping the settings "
+					    "in force"));
+	assert_true(wait_for_text(out_path, "SIGHUP: reopened the CSV"));
+	/* Rounds after the reload, time enough to scale the guest up. */
+	sleep_ms(POLL_MS * 30);
+	stop_autoscaler(pid);
+	expect_not_in_file(xl_log, "3 ");
+	expect_not_in_file(out_path, "options alone");
+	assert_int_equal(access(csv_path, F_OK), 0);
+	unlink(rotated);
+}
+
 /* SIGHUP: a changed max applies; a bad file keeps the settings in force
  * (its errors logged as FILE:LINE). */
 static void sighup_reloads_the_config_and_keeps_it_on_error(void **state)
@@ -2042,6 +2143,137 @@ static void lost_xenstore_connection_exits_3(void **state)
 	unlink(prom_path);
 }
 
+/*
+ * A reload that excludes a domain while its xl runs (longer than the 2 s
+ * an exit grants): the reload is not held up by it, the change finishes
+ * (not killed), and no change follows.
+ */
+static void reload_excluding_a_domain_lets_its_change_finish(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	write_file(conf_path, "[defaults]\nhigh = 80\n");
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("FAKE_XL_DELAY_MS", "2500", 1);
+	pid = start_autoscaler(FAST_ARGS, "--config", conf_path, "guest", NULL);
+	assert_true(wait_for_text(out_path, "guest (domain 3): load 250%, "
+					    "vcpus 1 -> "));
+	write_file(conf_path, "[defaults]\nexclude = guest\n");
+	kill(pid, SIGHUP);
+	/* Within a second: the reload did not wait for xl. */
+	assert_true(wait_for_text_within(out_path,
+					 "SIGHUP: reloaded the "
+					 "configuration",
+					 1000));
+	assert_true(wait_for_text(out_path, "guest (domain 3): xl: vcpus 4 "
+					    "done"));
+	sleep_ms(POLL_MS * 10);
+	stop_autoscaler(pid);
+	expect_not_in_file(out_path, "killed");
+	assert_int_equal(count_lines(xl_log), 1);
+}
+
+/* systemd's side of sd_notify: a datagram socket the daemon writes to. */
+static int open_notify(char *path, size_t len)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	snprintf(path, len, "%s/notify", tmpdir);
+	unlink(path);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+/* The next notification within ms into buf; false if none came. */
+static bool notify_next(int fd, char *buf, size_t len, int ms)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	ssize_t n;
+
+	if (poll(&p, 1, ms) <= 0)
+		return false;
+	n = recv(fd, buf, len - 1, 0);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	return true;
+}
+
+/* Read notifications until one holds text, within ms. */
+static bool notify_wait(int fd, const char *text, int ms)
+{
+	char buf[MSG_MAX];
+	int waited;
+
+	for (waited = 0; waited < ms; waited += POLL_MS)
+		if (notify_next(fd, buf, sizeof(buf), POLL_MS) &&
+		    strstr(buf, text))
+			return true;
+	return false;
+}
+
+/*
+ * Under systemd (NOTIFY_SOCKET, WATCHDOG_USEC for its pid): READY=1
+ * first, WATCHDOG=1 after rounds, RELOADING=1 then READY=1 around a
+ * SIGHUP, none while a hung xenstored keeps
+ * rounds from completing, again once they do, STOPPING=1 at the end.
+ */
+static void systemd_watchdog_is_fed_by_completed_rounds_only(void **state)
+{
+	char path[DIR_LEN + 16], buf[MSG_MAX];
+	pid_t pid;
+	int fd;
+
+	(void)state;
+	fd = open_notify(path, sizeof(path));
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("NOTIFY_SOCKET", path, 1);
+	setenv("WATCHDOG_USEC", "2000000", 1);
+	pid = start_autoscaler(FAST_ARGS, "--dry-run", "guest", NULL);
+	unsetenv("NOTIFY_SOCKET");
+	unsetenv("WATCHDOG_USEC");
+	assert_true(notify_next(fd, buf, sizeof(buf), WAIT_MS));
+	assert_non_null(strstr(buf, "READY=1"));
+	assert_true(notify_wait(fd, "WATCHDOG=1", WAIT_MS));
+	/* A reload: RELOADING=1 with the time it began, then READY=1. */
+	kill(pid, SIGHUP);
+	assert_true(notify_wait(fd, "RELOADING=1\nMONOTONIC_USEC=", WAIT_MS));
+	assert_true(notify_wait(fd, "READY=1", WAIT_MS));
+
+	store_stalled = true;
+	sleep_ms(POLL_MS * 20); /* a round that had read all may end */
+	while (notify_next(fd, buf, sizeof(buf), 0))
+		;
+	assert_false(notify_wait(fd, "WATCHDOG=1", POLL_MS * 50));
+	store_stalled = false;
+	assert_true(notify_wait(fd, "WATCHDOG=1", WAIT_MS));
+	stop_autoscaler(pid);
+	assert_true(notify_wait(fd, "STOPPING=1", WAIT_MS));
+	close(fd);
+	unlink(path);
+}
+
+/* A period over half the watchdog interval: refused at start, exit 2. */
+static void period_longer_than_half_the_watchdog_is_refused(void **state)
+{
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	setenv("WATCHDOG_USEC", "1000000", 1);
+	expect_exit(start_autoscaler("--period", "0.6", "guest", NULL),
+		    EXIT_USAGE);
+	unsetenv("WATCHDOG_USEC");
+	expect_in_file(out_path, "period 600 ms is longer than half the "
+				 "systemd watchdog interval");
+	setenv("WATCHDOG_USEC", "1000000", 1);
+	expect_exit(start_autoscaler("--period", "0.5", "--once", "--dry-run",
+				     "guest", NULL),
+		    0);
+	unsetenv("WATCHDOG_USEC");
+}
+
 /* --metrics-listen is gone from the daemon: a usage error that names
  * what to use instead, before any xenstore access. */
 static void metrics_listen_is_refused_naming_the_textfile(void **state)
@@ -2132,6 +2364,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(failures_back_off, setup),
 		cmocka_unit_test_setup(hung_xl_is_killed_and_counted, setup),
 		cmocka_unit_test_setup(hung_xl_does_not_block_the_exit, setup),
+		cmocka_unit_test_setup(hung_xl_is_killed_between_rounds, setup),
 		cmocka_unit_test_setup(unreadable_domain_is_skipped_and_retried,
 				       setup),
 		cmocka_unit_test_setup(a_name_is_never_cut, setup),
@@ -2156,6 +2389,16 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(
 			metrics_listen_is_refused_naming_the_textfile, setup),
 		cmocka_unit_test_setup(lost_xenstore_connection_exits_3, setup),
+		cmocka_unit_test_setup(deleted_config_keeps_a_domain_excluded,
+				       setup),
+		cmocka_unit_test_setup(
+			reload_excluding_a_domain_lets_its_change_finish,
+			setup),
+		cmocka_unit_test_setup(
+			systemd_watchdog_is_fed_by_completed_rounds_only,
+			setup),
+		cmocka_unit_test_setup(
+			period_longer_than_half_the_watchdog_is_refused, setup),
 		cmocka_unit_test_setup(guest_mode_is_escaped_in_the_csv, setup),
 	};
 	ssize_t n;
