@@ -67,12 +67,9 @@ define AUTOSCALER_BUILD
 endef
 # The installed program takes a packager's CPPFLAGS, CFLAGS and LDFLAGS
 # (dpkg-buildflags: stack protector, _FORTIFY_SOURCE, relro, BIND_NOW)
-# after the project's own, whose -Werror stays. -fcf-protection (which
-# debian/rules appends) protects nothing on bookworm: gcc 12 emits
-# endbr64 and the IBT/SHSTK note in each object, but bookworm's glibc
-# start files and libraries carry no such note, so the linked program
-# has none, and bookworm's kernel and glibc 2.36 enforce neither. The guest kernel never
-# takes them (freestanding: mk/guest.mk), nor the tests' builds.
+# after the project's own, whose -Werror stays (what -fcf-protection
+# does on bookworm: debian/rules). The guest kernel never takes them
+# (freestanding: mk/guest.mk), nor the tests' builds.
 AUTOSCALER_PKG_FLAGS = $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)
 AUTOSCALER_DEPS := $(addprefix $(TOP)/,$(AUTOSCALER_SRCS)) $(TEST_HDRS) \
 	$(TOP)/mk/tools.mk
