@@ -74,14 +74,14 @@ enum as_source {
 /* What one sample of a domain knows. */
 struct as_signal_input {
 	bool has_guest, has_xen;
-	unsigned int guest;    /* data/smpalt/load, percent of one vCPU */
-	unsigned int xen;      /* from as_cpu_load() */
-	unsigned int vcpus;    /* count set now */
-	unsigned int maxvcpus; /* the domain's */
+	unsigned int guest;	/* data/smpalt/load, percent of one vCPU */
+	unsigned int xen;	/* from as_cpu_load() */
+	unsigned int vcpus;	/* count set now */
+	unsigned int maxvcpus;	/* the domain's */
 	unsigned int host_cpus; /* the host's physical CPUs, 0 if unknown */
 	bool has_host_idle;	/* host_idle is known (needs host_cpus) */
 	unsigned int host_idle; /* percent of one CPU no domain ran */
-	unsigned int high_pct; /* the policy's thresholds */
+	unsigned int high_pct;	/* the policy's thresholds */
 	unsigned int low_pct;
 };
 
