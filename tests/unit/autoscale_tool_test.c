@@ -1396,6 +1396,32 @@ static void flipping_claim_logs_a_burst_a_minute(void **state)
 	assert_int_equal(count_text(out_path, "load from the guest's"), 5);
 }
 
+/*
+ * A guest that says it has 64 vCPUs online while dom0 has set 1: the
+ * CSV's vcpus is the count dom0 set, what the guest says stands apart in
+ * guest_online.
+ */
+static void csv_vcpus_is_dom0s_count_not_the_guests(void **state)
+{
+	char path[PATH_LEN];
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", NULL);
+	set_claim(GUEST_DOMID, "50");
+	set_xen(GUEST_DOMID, 45);
+	snprintf(path, sizeof(path), "/local/domain/%u/data/smpalt/online",
+		 GUEST_DOMID);
+	store_set(path, "64");
+	pid = start_autoscaler(FAST_ARGS, "--duration", "1", "--csv", csv_path,
+			       "guest", NULL);
+	assert_int_equal(wait_exit_bounded(pid), 0);
+	assert_int_equal(count_lines(xl_log), 0);
+	expect_in_file(csv_path, ",guest,50,1,up,100,");
+	expect_in_file(csv_path, ",3,guest,50,45,64\n");
+	expect_not_in_file(csv_path, ",guest,50,64,");
+}
+
 /* At 4 vCPUs, Xen sees 45%, it claims 400%: it is scaled down. */
 static void inflated_claim_does_not_keep_an_idle_guest_up(void **state)
 {
@@ -2355,6 +2381,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(
 			inflated_claim_does_not_keep_an_idle_guest_up, setup),
 		cmocka_unit_test_setup(flipping_claim_logs_a_burst_a_minute,
+				       setup),
+		cmocka_unit_test_setup(csv_vcpus_is_dom0s_count_not_the_guests,
 				       setup),
 		cmocka_unit_test_setup(
 			flapping_and_garbage_claims_change_nothing, setup),
