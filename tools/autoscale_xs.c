@@ -30,11 +30,32 @@ bool xs_connection_lost(int rc)
 	       rc == -EBADF || rc == -ENOTCONN || rc == -ESHUTDOWN;
 }
 
+/*
+ * Is the connection to xenstored still there?  The errors a lost
+ * connection gives can also be xenstored's answer about one node (EIO
+ * for a node it cannot read), and the nodes read most are the guests'
+ * own: before the daemon ends on such an error, it lists /local/domain,
+ * which no guest writes.  Only when that fails the same way is the
+ * connection gone.
+ */
+static bool xs_connection_alive(struct autoscaler *as)
+{
+	unsigned int n;
+	char **ents;
+
+	errno = 0;
+	ents = xs_directory(as->xsh, XBT_NULL, DOMAIN_ROOT, &n);
+	if (!ents)
+		return !xs_connection_lost(errno ? -errno : -EIO);
+	free(ents);
+	return true;
+}
+
 int xs_error(struct autoscaler *as, const char *path)
 {
 	int rc = errno ? -errno : -EIO;
 
-	if (xs_connection_lost(rc))
+	if (xs_connection_lost(rc) && !xs_connection_alive(as))
 		xenstore_failed(as, path, rc);
 	return rc;
 }

@@ -1712,6 +1712,32 @@ static void unreadable_domain_is_skipped_and_retried(void **state)
 	stop_autoscaler(pid);
 }
 
+/*
+ * xenstored's EIO about one guest's key is no lost connection: the
+ * daemon stays up, skips that guest and scales the other.
+ */
+static void eio_on_a_guests_key_is_not_a_lost_connection(void **state)
+{
+	char load_key[PATH_LEN];
+	pid_t pid;
+
+	(void)state;
+	add_guest(GUEST_DOMID, "guest", "250");
+	add_guest(OTHER_DOMID, "other", "250");
+	snprintf(load_key, sizeof(load_key),
+		 "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
+	store_fail(load_key, "EIO");
+	pid = start_autoscaler(FAST_ARGS, "guest", "other", NULL);
+	assert_true(wait_for_text(out_path,
+				  "guest (domain 3): cannot read its "
+				  "keys: Input/output error: skipped"));
+	assert_true(wait_for_text(xl_log, "4 4\n"));
+	expect_not_in_file(xl_log, "3 ");
+	expect_not_in_file(out_path, "connection lost");
+	assert_int_equal(kill(pid, 0), 0);
+	stop_autoscaler(pid);
+}
+
 /* ------------------------------------------------------ identity */
 
 /* A name is whole: 63 'A's select no domain named with 64. */
@@ -2384,6 +2410,8 @@ int main(int argc, char **argv)
 				       setup),
 		cmocka_unit_test_setup(csv_vcpus_is_dom0s_count_not_the_guests,
 				       setup),
+		cmocka_unit_test_setup(
+			eio_on_a_guests_key_is_not_a_lost_connection, setup),
 		cmocka_unit_test_setup(
 			flapping_and_garbage_claims_change_nothing, setup),
 		cmocka_unit_test_setup(rate_limit_holds_changes_back, setup),
