@@ -73,8 +73,9 @@ EXIT_TIMEOUT=30
 # keys written again (xen.service waits 30 s for xenstored itself).
 XENSTORED_TIMEOUT=60
 # From xenstored's return to the unit active again: RestartSec= (5 s in
-# the unit), the start, READY=1; more if the daemon restarted before
-# xenstored was back and had to be restarted again.
+# the unit), the start, READY=1; twice that when the daemon was started
+# again while xen.service was still starting, found no /local/domain and
+# exited 3 again (seen under QEMU).
 RESTART_TIMEOUT=90
 # Waited beyond WatchdogUSec before the watchdog is judged, and the most
 # a second WATCHDOG=1 may take after the one seen (microseconds).
@@ -191,6 +192,7 @@ create_guest() {
 	GUEST=$NAME
 	CONSOLE_LOG=$CONSOLE_DIR/guest-$GUEST.log
 	rm -f "$CONSOLE_LOG"
+	CREATE_CS=$(now_cs)
 	xl create -q "$xlcfg" || fail "xl create $xlcfg failed"
 	DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "no domain '$GUEST' after xl create $xlcfg"
 	wait_for_console "$GUEST_READY" $BOOT_TIMEOUT || fail "no '$GUEST_READY' within ${BOOT_TIMEOUT}s"
@@ -334,16 +336,17 @@ until [ "$(unit_exits $SERVICE 3)" -gt "$exits" ]; do
 	fi
 	usleep $UNIT_POLL_USEC
 done
-log "systemd: $(journalctl -b _PID=1 UNIT=$SERVICE EXIT_STATUS=3 -o cat --no-pager | tail -1)"
+# ... xenstored brought back by Debian's xen.service at once; the daemon
+# may be started again before it answers (RestartSec=), and exit again.
+log "systemctl restart $XEN_UNIT"
+systemctl restart $XEN_UNIT || fail "systemctl restart $XEN_UNIT failed"
+log "systemd: $(journalctl -b _PID=1 UNIT=$SERVICE EXIT_STATUS=3 -o cat --no-pager | sed -n "$((exits + 1))p")"
 [ "$(pid_errors "$main_pid" | grep -c .)" -gt "$errors" ] || {
 	journal_tail $SERVICE
 	fail "xenstored killed: $SERVICE exited with status 3 without an error-level line"
 }
 log "the daemon's error line: $(pid_errors "$main_pid" | tail -1)"
-not_failed $SERVICE "daemon exited"
-# ... xenstored brought back by Debian's xen.service
-log "systemctl restart $XEN_UNIT"
-systemctl restart $XEN_UNIT || fail "systemctl restart $XEN_UNIT failed"
+not_failed $SERVICE "after the daemon's exit"
 end=$(deadline_cs $XENSTORED_TIMEOUT)
 until [ "$(xenstore-read /local/domain/0/name 2>/dev/null)" = Domain-0 ]; do
 	[ "$(now_cs)" -le "$end" ] ||
