@@ -66,8 +66,8 @@ STOP_TIMEOUT=30
 # Debian's /etc/init.d/xen, as systemd runs it: xenstored, xen-init-dom0,
 # xenconsoled.
 XEN_UNIT=xen.service
-# From xenstored's death to the daemon's exit: a few of its sample
-# rounds (1 s by default) under QEMU.
+# From xenstored's return to the daemon's exit being logged: a few of
+# its sample rounds (1 s by default) under QEMU.
 EXIT_TIMEOUT=30
 # systemctl restart xen.service until xenstored answers, with dom0's
 # keys written again (xen.service waits 30 s for xenstored itself).
@@ -329,6 +329,18 @@ errors=$(pid_errors "$main_pid" | grep -c .)
 note "kill -KILL $xs_was, under $SERVICE main pid $main_pid"
 kill -KILL "$xs_pid" || fail "kill -KILL $xs_was failed"
 end=$(deadline_cs $EXIT_TIMEOUT)
+while [ -d "/proc/$xs_pid" ]; do
+	[ "$(now_cs)" -le "$end" ] || fail "$xs_was still there ${EXIT_TIMEOUT}s after SIGKILL"
+	usleep $UNIT_POLL_USEC
+done
+# ... and brought back at once by Debian's xen.service: the daemon's
+# connection died with the old xenstored all the same, and dom0's tools
+# (xenstore-ls, xl) would hang on the xenbus device without one, the
+# harness's own after this scenario included. The daemon may be started
+# again (RestartSec=) before xenstored answers, and exit again.
+log "systemctl restart $XEN_UNIT"
+systemctl restart $XEN_UNIT || fail "systemctl restart $XEN_UNIT failed"
+end=$(deadline_cs $EXIT_TIMEOUT)
 until [ "$(unit_exits $SERVICE 3)" -gt "$exits" ]; do
 	if [ "$(now_cs)" -gt "$end" ]; then
 		journal_tail $SERVICE
@@ -336,10 +348,6 @@ until [ "$(unit_exits $SERVICE 3)" -gt "$exits" ]; do
 	fi
 	usleep $UNIT_POLL_USEC
 done
-# ... xenstored brought back by Debian's xen.service at once; the daemon
-# may be started again before it answers (RestartSec=), and exit again.
-log "systemctl restart $XEN_UNIT"
-systemctl restart $XEN_UNIT || fail "systemctl restart $XEN_UNIT failed"
 log "systemd: $(journalctl -b _PID=1 UNIT=$SERVICE EXIT_STATUS=3 -o cat --no-pager | sed -n "$((exits + 1))p")"
 [ "$(pid_errors "$main_pid" | grep -c .)" -gt "$errors" ] || {
 	journal_tail $SERVICE
