@@ -42,12 +42,13 @@
 # refuses more without -i.
 # Why a new guest after xenstored's restart: a xenstored started afresh
 # holds none of the old state (oxenstored and C xenstored alike, without
-# live update): not the guest's home (data/smpalt/*, control/smpalt/*,
-# cpu/N/availability, which xl vcpu-set writes and the guest watches),
-# nor the guest's introduction (nothing serves its xenstore ring any
-# more), so the old guest could neither be scaled nor report. It is
-# destroyed while xenstored still knows it, so that xl removes its keys
-# and its console backend cleanly.
+# live update): neither the guest's home (its name, data/smpalt/*, the
+# cpu/N/availability keys it watches) nor its introduction, so nothing
+# serves its xenstore ring. Seen on Debian 12's oxenstored: xl lists the
+# old guest as "(null)" (the daemon selects guests by name), and with a
+# demand written again it publishes nothing within 5 s. It is destroyed
+# while xenstored still knows it, so that xl removes its keys and its
+# console backend cleanly.
 
 # shellcheck source=scripts/dom0/systemd.sh
 . "$SMPALT_DIR/systemd.sh"
