@@ -100,3 +100,49 @@ wait_file_line() {
 		usleep $UNIT_POLL_USEC
 	done
 }
+
+# span_usec SPAN: a time span as systemctl show prints one ("30s",
+# "1min 30s", "500ms", "0") in microseconds; "infinity" gives -1, a
+# span it cannot read "bad".
+span_usec() {
+	echo "$1" | awk '
+	$0 == "infinity" { print -1; exit }
+	{
+		t = 0
+		for (i = 1; i <= NF; i++) {
+			n = $i
+			u = $i
+			sub(/[^0-9.]+$/, "", n)
+			sub(/^[0-9.]+/, "", u)
+			if (u == "us" || u == "\316\274s") m = 1
+			else if (u == "ms") m = 1000
+			else if (u == "s" || u == "") m = 1000000
+			else if (u == "min") m = 60000000
+			else if (u == "h") m = 3600000000
+			else { print "bad"; exit }
+			t += n * m
+		}
+		printf "%.0f\n", t
+	}'
+}
+
+# mono_usec: microseconds since dom0 booted, the clock of systemd's
+# *TimestampMonotonic properties (dom0 never suspends, so /proc/uptime
+# keeps to CLOCK_MONOTONIC).
+mono_usec() {
+	awk '{ printf "%.0f\n", $1 * 1000000 }' /proc/uptime
+}
+
+# unit_exits UNIT STATUS: how many times in this boot systemd logged that
+# a process of UNIT exited with STATUS (the EXIT_CODE and EXIT_STATUS
+# fields of its entry, in systemd 252 and 257 alike).
+unit_exits() {
+	journalctl -b _PID=1 UNIT="$1" EXIT_CODE=exited EXIT_STATUS="$2" \
+		-o cat --no-pager 2>/dev/null | grep -c .
+}
+
+# pid_errors PID: the error-level (or worse) journal lines of process PID
+# in this boot.
+pid_errors() {
+	journalctl -b _PID="$1" -p err -o cat --no-pager 2>/dev/null
+}
