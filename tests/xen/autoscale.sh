@@ -29,10 +29,16 @@ DEMAND=250
 ONLINE_UP_MIN=3
 MAXVCPUS=4 # xl-configs/smpalt.cfg
 # Autoscaler settings: short, so that the scenario fits its time limit.
+# The high mark is 60%, not the default 80%: under QEMU TCG, with dom0's
+# polling beside it, Xen gives the busy guest's one vCPU 61-80% of a CPU
+# (seen on a quiet build machine), and only a guest Xen sees busy above
+# the high mark is given more (the wait for the host's CPUs never raises
+# a count: docs/autoscaler.md). Low is half of high, so that at 4 vCPUs
+# on the host's 2 CPUs the claim cut to 2 x high holds the count.
 PERIOD=0.5
 HOLD=1.5
-HIGH=80
-LOW=40
+HIGH=60
+LOW=30
 CSV=/tmp/autoscale.csv
 AS_LOG=/tmp/autoscale-autoscaler.log
 # Exit codes of smpalt-autoscaler (its --help).
