@@ -51,6 +51,18 @@ static bool xs_connection_alive(struct autoscaler *as)
 	return true;
 }
 
+void xs_check_connection(struct autoscaler *as)
+{
+	unsigned int n;
+	char **ents;
+
+	errno = 0;
+	ents = xs_directory(as->xsh, XBT_NULL, DOMAIN_ROOT, &n);
+	if (!ents)
+		xenstore_failed(as, DOMAIN_ROOT, errno ? -errno : -EIO);
+	free(ents);
+}
+
 int xs_error(struct autoscaler *as, const char *path)
 {
 	int rc = errno ? -errno : -EIO;

@@ -26,6 +26,14 @@ bool xs_connection_lost(int rc);
  * connection ends the daemon here, whichever read saw it: no later read
  * can succeed.
  */
+/*
+ * End the daemon (exit 3) unless /local/domain can be listed: once a
+ * round, so that a lost connection is found with no domain followed
+ * (libxenstore's reader thread closes the socket on its own and says
+ * nothing to the watch descriptor) and before a round feeds systemd's
+ * watchdog.
+ */
+void xs_check_connection(struct autoscaler *as);
 int xs_error(struct autoscaler *as, const char *path);
 
 /* Read a key into buf (NUL-terminated).  0, or -errno (-ENOENT: absent). */

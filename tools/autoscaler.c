@@ -983,6 +983,7 @@ int main(int argc, char **argv)
 		if (as->rescan)
 			scan_domains(as);
 		active = sample_all(as, next - as->start_ms);
+		xs_check_connection(as);
 		rounds++;
 		/* A round completed: the only thing that feeds the watchdog. */
 		if (as->watchdog_usec)

@@ -2196,6 +2196,24 @@ static void lost_xenstore_connection_exits_3(void **state)
 }
 
 /*
+ * With no domain to read, the rounds still notice the store gone: exit
+ * 3, where the watch descriptor alone would say nothing.
+ */
+static void lost_xenstore_connection_exits_3_with_no_domain(void **state)
+{
+	pid_t pid;
+	int rc;
+
+	(void)state;
+	pid = start_autoscaler(FAST_ARGS, "nosuch*", NULL);
+	assert_true(wait_for_text(out_path, "no domain selected yet"));
+	drop_clients();
+	rc = wait_exit_within(pid, WAIT_MS);
+	assert_int_equal(rc, EXIT_XENSTORE);
+	expect_in_file(out_path, "xenstore: connection lost");
+}
+
+/*
  * A reload that excludes a domain while its xl runs (longer than the 2 s
  * an exit grants): the reload is not held up by it, the change finishes
  * (not killed), and no change follows.
@@ -2445,6 +2463,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(
 			metrics_listen_is_refused_naming_the_textfile, setup),
 		cmocka_unit_test_setup(lost_xenstore_connection_exits_3, setup),
+		cmocka_unit_test_setup(
+			lost_xenstore_connection_exits_3_with_no_domain, setup),
 		cmocka_unit_test_setup(deleted_config_keeps_a_domain_excluded,
 				       setup),
 		cmocka_unit_test_setup(
