@@ -20,9 +20,10 @@
 # template, demand 150; `systemctl stop`; `dpkg --purge` of both.
 # Expected: dpkg installs both; the unit starts and stays active, never
 # failed; it is Type=notify with WatchdogUSec > 0 and Restart=on-failure,
-# so active means the daemon sent READY=1; with the default thresholds
-# (high 80%, low 40%, hold 3 s) demand 150 brings the guest to
-# ceil(150/80) = 2 vCPUs (online 2, mode smp, as xl vcpu-list says); the
+# so active means the daemon sent READY=1; with the default hold (3 s),
+# high 60% and low 30% (below) demand 150 brings the guest to 2 vCPUs
+# (ceil(150/60) = 3, held to the host's 2 CPUs; online 2, mode smp, as xl
+# vcpu-list says); the
 # reload keeps the same main process, active, which logs "SIGHUP:
 # reopened the CSV" and starts a new CSV with its header; still scaling
 # after it: demand 0 takes the guest back to 1 (mode up, Xen agrees);
@@ -62,6 +63,12 @@ BOOT_TIMEOUT=60
 SCALE_TIMEOUT=40
 DEMAND=150
 SCALED=2
+# The high mark is set to 60% (low 30%) beside the installed arguments:
+# under QEMU TCG, with dom0 polling beside it, Xen gives the busy guest's
+# one vCPU 61-80% of a CPU, and only a guest Xen sees busy above the high
+# mark is given more (the wait for the host's CPUs never raises a count:
+# docs/autoscaler.md); on hardware a busy vCPU shows near 100%.
+TCG_ARGS="--high 60 --low 30"
 CSV_TIMEOUT=20
 STOP_TIMEOUT=30
 # Debian's /etc/init.d/xen, as systemd runs it: xenstored, xen-init-dom0,
@@ -146,6 +153,7 @@ esac
 # them (the unit may write there).
 mkdir -p "$(dirname "$PROM")"
 sed -i "s|^SMPALT_AUTOSCALER_ARGS=\"|SMPALT_AUTOSCALER_ARGS=\"--metrics-file $PROM |" "$defaults"
+sed -i "s|^SMPALT_AUTOSCALER_ARGS=\"|SMPALT_AUTOSCALER_ARGS=\"$TCG_ARGS |" "$defaults"
 log "$defaults: $(grep '^SMPALT_AUTOSCALER_ARGS=' "$defaults")"
 # dpkg may have started the unit with the file as it was.
 systemctl stop $SERVICE
