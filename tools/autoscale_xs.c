@@ -31,14 +31,12 @@ bool xs_connection_lost(int rc)
 }
 
 /*
- * Is the connection to xenstored still there?  The errors a lost
- * connection gives can also be xenstored's answer about one node (EIO
- * for a node it cannot read), and the nodes read most are the guests'
- * own: before the daemon ends on such an error, it lists /local/domain,
- * which no guest writes.  Only when that fails the same way is the
- * connection gone.
+ * List /local/domain, which no guest writes: 0, or -errno.  The errors a
+ * lost connection gives can also be xenstored's answer about one node
+ * (EIO for a node it cannot read), and the nodes read most are the
+ * guests' own, so this listing is what tells a lost connection apart.
  */
-static bool xs_connection_alive(struct autoscaler *as)
+static int list_domain_root(struct autoscaler *as)
 {
 	unsigned int n;
 	char **ents;
@@ -46,28 +44,25 @@ static bool xs_connection_alive(struct autoscaler *as)
 	errno = 0;
 	ents = xs_directory(as->xsh, XBT_NULL, DOMAIN_ROOT, &n);
 	if (!ents)
-		return !xs_connection_lost(errno ? -errno : -EIO);
+		return errno ? -errno : -EIO;
 	free(ents);
-	return true;
+	return 0;
 }
 
 void xs_check_connection(struct autoscaler *as)
 {
-	unsigned int n;
-	char **ents;
+	int rc = list_domain_root(as);
 
-	errno = 0;
-	ents = xs_directory(as->xsh, XBT_NULL, DOMAIN_ROOT, &n);
-	if (!ents)
-		xenstore_failed(as, DOMAIN_ROOT, errno ? -errno : -EIO);
-	free(ents);
+	if (rc)
+		xenstore_failed(as, DOMAIN_ROOT, rc);
 }
 
 int xs_error(struct autoscaler *as, const char *path)
 {
 	int rc = errno ? -errno : -EIO;
 
-	if (xs_connection_lost(rc) && !xs_connection_alive(as))
+	/* Lost only when /local/domain cannot be listed either. */
+	if (xs_connection_lost(rc) && xs_connection_lost(list_domain_root(as)))
 		xenstore_failed(as, path, rc);
 	return rc;
 }

@@ -1686,6 +1686,31 @@ static void hung_xl_does_not_block_the_exit(void **state)
 	expect_in_file(out_path, "stopped after");
 }
 
+/*
+ * Two guests under demand 250, the guest's load key failing with err
+ * (an errno name) whose text is why: that guest skipped and said so, the
+ * other scaled.  Into *load_key the failing key; returns the daemon.
+ */
+static pid_t start_with_a_guest_key_failing(const char *err, const char *why,
+					    char *load_key, size_t len)
+{
+	char skipped[PATH_LEN];
+	pid_t pid;
+
+	add_guest(GUEST_DOMID, "guest", "250");
+	add_guest(OTHER_DOMID, "other", "250");
+	snprintf(load_key, len, "/local/domain/%u/data/smpalt/load",
+		 GUEST_DOMID);
+	store_fail(load_key, err);
+	pid = start_autoscaler(FAST_ARGS, "guest", "other", NULL);
+	snprintf(skipped, sizeof(skipped),
+		 "guest (domain 3): cannot read its keys: %s: skipped", why);
+	assert_true(wait_for_text(out_path, skipped));
+	assert_true(wait_for_text(xl_log, "4 4\n"));
+	expect_not_in_file(xl_log, "3 ");
+	return pid;
+}
+
 /* A read error on one domain skips it for the round; it is retried, the
  * others are scaled, the daemon stays up. */
 static void unreadable_domain_is_skipped_and_retried(void **state)
@@ -1694,17 +1719,8 @@ static void unreadable_domain_is_skipped_and_retried(void **state)
 	pid_t pid;
 
 	(void)state;
-	add_guest(GUEST_DOMID, "guest", "250");
-	add_guest(OTHER_DOMID, "other", "250");
-	snprintf(load_key, sizeof(load_key),
-		 "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
-	store_fail(load_key, "EACCES");
-	pid = start_autoscaler(FAST_ARGS, "guest", "other", NULL);
-	assert_true(wait_for_text(out_path,
-				  "guest (domain 3): cannot read its "
-				  "keys: Permission denied: skipped"));
-	assert_true(wait_for_text(xl_log, "4 4\n"));
-	expect_not_in_file(xl_log, "3 ");
+	pid = start_with_a_guest_key_failing("EACCES", "Permission denied",
+					     load_key, sizeof(load_key));
 	store_fail(load_key, "");
 	assert_true(wait_for_text(out_path, "guest (domain 3): its keys can be "
 					    "read again"));
@@ -1722,17 +1738,8 @@ static void eio_on_a_guests_key_is_not_a_lost_connection(void **state)
 	pid_t pid;
 
 	(void)state;
-	add_guest(GUEST_DOMID, "guest", "250");
-	add_guest(OTHER_DOMID, "other", "250");
-	snprintf(load_key, sizeof(load_key),
-		 "/local/domain/%u/data/smpalt/load", GUEST_DOMID);
-	store_fail(load_key, "EIO");
-	pid = start_autoscaler(FAST_ARGS, "guest", "other", NULL);
-	assert_true(wait_for_text(out_path,
-				  "guest (domain 3): cannot read its "
-				  "keys: Input/output error: skipped"));
-	assert_true(wait_for_text(xl_log, "4 4\n"));
-	expect_not_in_file(xl_log, "3 ");
+	pid = start_with_a_guest_key_failing("EIO", "Input/output error",
+					     load_key, sizeof(load_key));
 	expect_not_in_file(out_path, "connection lost");
 	assert_int_equal(kill(pid, 0), 0);
 	stop_autoscaler(pid);
