@@ -188,26 +188,30 @@ ten times slower: one text_poke() per lock site.
 This series makes the switch reversible for PV guests and cheap enough
 to do on every change:
 
-  1    x86/alternatives: a fix that stands alone, for stable:
-       alternatives_text_reserved() compared the end of its inclusive
-       range exclusively, so a kprobe could sit on a recorded lock
-       prefix and, once removed, write a DS prefix back into SMP text.
-  2-4  x86/alternatives: one text_poke() per page of lock sites instead
+  1-2  fixes that stand alone, for stable: alternatives_text_reserved()
+       compared the end of its inclusive range exclusively, so a kprobe
+       could sit on a recorded lock prefix and, once removed, write a DS
+       prefix back into SMP text; xen/cpu_hotplug registered an added
+       vCPU without the device hotplug lock, so user space could online
+       it before it was present.  Their Fixes: tags are left to the
+       maintainers: this series is prepared from Debian's source
+       packages, without the history to find the commits.
+  3-5  x86/alternatives: one text_poke() per page of lock sites instead
        of one per site, storing only the changed bytes (the store loop
        not KASAN-instrumented: the poking address has no shadow); each
        text's lock-site table sorted by address once, when it is
        recorded, so that a switch pokes each page once;
        alternatives_disable_smp(), the reverse of
        alternatives_enable_smp(), with switch statistics.
-  5    x86/xen: switch to UP code in .cleanup_dead_cpu when the last
+  6    x86/xen: switch to UP code in .cleanup_dead_cpu when the last
        secondary vCPU is dead and Xen reports every other vCPU down.
-  6-7  xen/cpu_hotplug, x86/xen: the kernel onlines the vCPUs the
+  7-8  xen/cpu_hotplug, x86/xen: the kernel onlines the vCPUs the
        toolstack makes available (a vCPU Xen does not start within 5 s
        of the domain's own time is given up, waited for until Xen no
        longer runs it, and tried again later; every failed bring-up
        switches back to UP code), and a domU boots with vCPU 0 only (the
        others registered hotpluggable), so it boots with UP code.
-  8    x86/xen: the form of the text, the online count and the cost of
+  9    x86/xen: the form of the text, the online count and the cost of
        the last switch in xenstore (data/smpalt/) and debugfs.
 
 Everything Xen-specific is behind CONFIG_XEN_SMPALT (default n) and
@@ -286,7 +290,7 @@ Every figure above is QEMU TCG (Xen in QEMU, no KVM) unless said: the
 project's `make bench-real` runs the same measurements on a real Xen
 host.
 
-The data/smpalt/ keys of patch 8 are described for Xen's own list of
+The data/smpalt/ keys of patch 9 are described for Xen's own list of
 xenstore paths (docs/misc/xenstore-paths.pandoc) by a patch sent to
 xen-devel on its own:
 $xen_subjects
