@@ -37,3 +37,12 @@ linux:
 .PHONY: upstream
 upstream:
 	@SIGNOFF='$(SIGNOFF)' bash $(TOP)/scripts/build/upstream-linux.sh
+
+# make upstream-check [KVER=7.2]: every prefix of that version's posted
+# series builds (default configuration, no compiler warning) and is
+# checkpatch --strict clean (scripts/build/upstream-check.sh); 7.2, the
+# posted version, unless KVER is given.
+.PHONY: upstream-check
+upstream-check:
+	@KVER='$(if $(filter command line environment,$(origin KVER)),$(KVER),7.2)' \
+		bash $(TOP)/scripts/build/upstream-check.sh

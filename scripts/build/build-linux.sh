@@ -1,7 +1,7 @@
 #!/bin/bash
 # Build the Linux Xen PV domU with the smpalt series, for one version:
 # KVER=6.1 (default), 6.12 or 7.2, each Debian's linux-source-$KVER with
-# patches/linux-$KVER/series applied, configured from `make tinyconfig`
+# patches/linux-$KVER/series (then series-test) applied, configured from `make tinyconfig`
 # plus patches/linux-$KVER/xen-pv-guest.config. What depends on the
 # version (the series, the source package and its Debian suite, the cache
 # folder L: cache/linux/ for 6.1, cache/linux-$KVER/ otherwise) is in
@@ -56,7 +56,10 @@
 # A run with nothing changed takes seconds: L/out/stamp holds the
 # hash of the series, its patches, the config fragments and this script.
 #
-# Usage: [KVER=6.1|6.12|7.2] [CONFIG=default|debug|debian|native] [STOCK=1]
+# PREFIX=N builds the first N patches of the posted series only, into
+# L/prefix/ (make upstream-check: every prefix builds).
+#
+# Usage: [KVER=6.1|6.12|7.2] [CONFIG=default|debug|debian|native] [STOCK=1] [PREFIX=N]
 #        scripts/build/build-linux.sh [-f]
 #        (-f: build even if up to date)
 # CACHE=dir overrides cache/, JOBS=n the parallel jobs (default nproc).
@@ -103,27 +106,40 @@ if [ "$LINUX_TEST_MODULES" = 1 ]; then
 	modules=("$MODULES_SRC"/Makefile "$MODULES_SRC"/*.c)
 fi
 
-# The patch files in series order (blank lines and # comments skipped).
+# The patch files in order (blank lines and # comments skipped): the
+# posted series, then the test-only patches of series-test (the test
+# hooks the scenarios use; make upstream never emits them).
 patches=()
-while read -r name; do
-	case $name in '' | '#'*) continue ;; esac
-	[ -f "$SERIES_DIR/$name" ] || die "$name is listed in $SERIES but missing"
-	patches+=("$SERIES_DIR/$name")
-done <"$SERIES"
+series_files=("$SERIES")
+[ ! -f "$SERIES_DIR/series-test" ] || series_files+=("$SERIES_DIR/series-test")
+for list in "${series_files[@]}"; do
+	while read -r name; do
+		case $name in '' | '#'*) continue ;; esac
+		[ -f "$SERIES_DIR/$name" ] || die "$name is listed in $list but missing"
+		patches+=("$SERIES_DIR/$name")
+	done <"$list"
+done
 [ ${#patches[@]} -gt 0 ] || die "$SERIES lists no patch"
 what="${#patches[@]} patches"
-series_file=$SERIES
+if [ -n "$LINUX_PREFIX" ]; then
+	n_posted=$(grep -cv '^[[:space:]]*\(#\|$\)' "$SERIES")
+	[ "$LINUX_PREFIX" -le "$n_posted" ] ||
+		die "PREFIX=$LINUX_PREFIX: the posted series has $n_posted patches"
+	patches=("${patches[@]:0:$LINUX_PREFIX}")
+	series_files=("$SERIES")
+	what="the first $LINUX_PREFIX of $n_posted posted patches"
+fi
 if [ "$LINUX_STOCK" = 1 ]; then
 	patches=()
-	series_file=/dev/null
+	series_files=(/dev/null)
 	what="stock, no patch"
 fi
 
 # What the output depends on: when this hash is unchanged, so is vmlinuz
 # (the stock control's does not depend on the series).
 key=$( (
-	echo "$LINUX_CONFIG stock=$LINUX_STOCK"
-	cat "$series_file" ${patches[@]+"${patches[@]}"} "${FRAGMENTS[@]}" \
+	echo "$LINUX_CONFIG stock=$LINUX_STOCK prefix=$LINUX_PREFIX"
+	cat "${series_files[@]}" ${patches[@]+"${patches[@]}"} "${FRAGMENTS[@]}" \
 		${modules[@]+"${modules[@]}"} "$0"
 ) | sha256sum | cut -c1-16)
 if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/config" ] &&
@@ -337,7 +353,10 @@ missing=()
 for sym in "${order[@]}"; do
 	line=${wanted[$sym]}
 	grep -qxF "$line" "$BUILD/.config" && continue
-	[ "$LINUX_STOCK" = 1 ] && ! defined "$sym" && continue
+	# The stock control and a prefix of the series lack the series' options.
+	if [ "$LINUX_STOCK" = 1 ] || [ -n "$LINUX_PREFIX" ]; then
+		defined "$sym" || continue
+	fi
 	missing+=("$line")
 done
 if [ ${#missing[@]} -gt 0 ]; then

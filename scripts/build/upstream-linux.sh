@@ -23,7 +23,11 @@
 # the To:/Cc: lines of patches/xen/recipients (Xen's MAINTAINERS); they
 # go to xen-devel on their own, and the cover letter names them.
 #
-# Usage: SIGNOFF="Name <address>" scripts/build/upstream-linux.sh
+# The cover letter ends with the upstream version the series applies to,
+# and with its base-commit: line when LINUX_GIT names a Linux git tree
+# that has the version's tag (v7.2.13): Debian's source has no history.
+#
+# Usage: SIGNOFF="Name <address>" [LINUX_GIT=dir] scripts/build/upstream-linux.sh
 # Needs the pristine tree of `make linux KVER=7.2` (cache/linux-7.2/).
 set -euo pipefail
 
@@ -113,7 +117,9 @@ for f in $files; do
 		per_file+=$(gm -f "$(dirname "$f")" | sed 's/^/    /')$'\n'
 	fi
 done
-all=$(gm "$work"/*.patch)
+# Patch 1 changes what kprobes may probe: its maintainers too, though
+# the patch touches only alternative.c.
+all=$(gm "$work"/*.patch; gm -f kernel/kprobes.c arch/x86/kernel/kprobes/core.c)
 to=$(echo "$all" | grep -v '@vger\.kernel\.org\|@lists\.' | sort -u || true)
 cc=$(echo "$all" | grep '@vger\.kernel\.org\|@lists\.' | sort -u || true)
 
@@ -157,6 +163,18 @@ git format-patch -q -n --thread --cover-letter --no-signature \
 cover=$OUT_DIR/0000-cover-letter.patch
 [ -f "$cover" ] || die "git format-patch wrote no cover letter"
 
+# The tree the series is based on: the upstream version of Debian's
+# source, and its commit when a Linux git tree with that tag is given
+# (LINUX_GIT=path to a clone of the stable tree).
+upstream_version=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' \
+	"$LINUX_PRISTINE/Makefile" | paste -sd.)
+base_line="The series applies to Linux $upstream_version (Debian's linux-source-$KVER)."
+if [ -n "${LINUX_GIT:-}" ]; then
+	base_commit=$(command git -C "$LINUX_GIT" rev-parse -q --verify "v$upstream_version^{commit}") ||
+		die "LINUX_GIT=$LINUX_GIT has no tag v$upstream_version"
+	base_line+=$'\n'$'\n'"base-commit: $base_commit"
+fi
+
 blurb=$work/blurb
 cat >"$blurb" <<EOF
 A Xen PV guest boots with UP code (lock prefixes patched to DS
@@ -170,24 +188,39 @@ ten times slower: one text_poke() per lock site.
 This series makes the switch reversible for PV guests and cheap enough
 to do on every change:
 
-  1-3  x86/alternatives: one text_poke() per page of lock sites instead
-       of one per site, storing only the changed bytes; each text's
-       lock-site table sorted by address once, when it is recorded, so
-       that a switch pokes each page once; alternatives_disable_smp(),
-       the reverse of alternatives_enable_smp(), with switch statistics.
-  4    x86/xen: switch to UP code in .cleanup_dead_cpu when the last
+  1-2  fixes that stand alone, for stable: alternatives_text_reserved()
+       compared the end of its inclusive range exclusively, so a kprobe
+       could sit on a recorded lock prefix and, once removed, write a DS
+       prefix back into SMP text; xen/cpu_hotplug registered an added
+       vCPU without the device hotplug lock, so user space could online
+       it before it was present.  Their Fixes: tags are left to the
+       maintainers: this series is prepared from Debian's source
+       packages, without the history to find the commits.
+  3-5  x86/alternatives: one text_poke() per page of lock sites instead
+       of one per site, storing only the changed bytes (the store loop
+       not KASAN-instrumented: the poking address has no shadow); each
+       text's lock-site table sorted by address once, when it is
+       recorded, so that a switch pokes each page once;
+       alternatives_disable_smp(), the reverse of
+       alternatives_enable_smp(), with switch statistics.
+  6    x86/xen: switch to UP code in .cleanup_dead_cpu when the last
        secondary vCPU is dead and Xen reports every other vCPU down.
-  5-6  xen/cpu_hotplug, x86/xen: the kernel onlines the vCPUs the
-       toolstack makes available, and a domU boots with vCPU 0 only
-       (the others registered hotpluggable), so it boots with UP code.
-  7    x86/xen: the form of the text, the online count and the cost of
+  7-8  xen/cpu_hotplug, x86/xen: the kernel onlines the vCPUs the
+       toolstack makes available (a vCPU Xen does not start within 5 s
+       of the domain's own time is given up, waited for until Xen no
+       longer runs it, and tried again later; every failed bring-up
+       switches back to UP code), and a domU boots with vCPU 0 only (the
+       others registered hotpluggable), so it boots with UP code.
+  9    x86/xen: the form of the text, the online count and the cost of
        the last switch in xenstore (data/smpalt/) and debugfs.
-  8-9  x86/xen: a counters self-test (CONFIG_XEN_SMPALT_TEST, off by
-       default) that shows lost updates if UP code ever ran on two
-       vCPUs, and a test knob that never starts a given vCPU.
-  10   x86/xen: switch back to UP code when a vCPU bring-up fails.
-  11   x86/alternatives: refuse a kprobe on the lock prefix of a
-       recorded site.
+
+Everything Xen-specific is behind CONFIG_XEN_SMPALT (default n) and
+xen_smpalt=off gives a kernel built with it the stock behaviour: no
+switch, no onlining, no xenstore keys, no debugfs files.  Each patch
+builds and is safe on its own.  The test code the scenarios below use
+(a counters self-test that shows lost updates if UP code ever ran on two
+vCPUs, a knob that never starts a given vCPU) is kept out of this
+posting.
 
 What is safe, and why:
 - UP code only with one CPU online and the CPU hotplug lock held for
@@ -227,12 +260,43 @@ control that must fail with the lock prefix dropped.  Result of the
 newest run:
 $testing
 
-The data/smpalt/ keys of patch 7 are described for Xen's own list of
+Questions this series will be asked:
+
+- Why keep LOCK_PREFIX patching at all, when retiring it has been
+  proposed (March 2025)?  Because the guests that gain are common: a
+  cloud or Xen guest scaled down to one vCPU.  Under QEMU TCG a fork loop
+  on one vCPU ran 1.06 times faster in UP code than in SMP code (same
+  kernel, same boot); natively, on the test host, a lock inc loop ran
+  20.9 times slower with its prefix than without.  The cost: the
+  lock-site table stays (4 bytes a site: 2409 sites, under 10 KiB, in
+  the test configuration) and about 1300 added lines, a quarter of
+  them comments.
+- Why does SMP->UP come back, after 2013 removed it for making CPU
+  offline ten times slower?  One poke per page of sites instead of one
+  per site: taking the last secondary vCPU away, switch included, took
+  1.32 times one offline without a switch, not ten.
+- Why not udev?  Stock Linux never onlines a vCPU the toolstack adds:
+  without a user-space helper it stays offline while the toolstack
+  believes it runs; with one, the text still never goes back to UP.
+- Why PV first?  PV is where Linux already brings up vCPUs through Xen
+  (VCPUOP_up/down) and can ask Xen whether a vCPU is up; PVH guests take
+  the same xenstore keys and need the same hook on their bring-up and
+  teardown, which is the next step.
+- Why xenstore keys?  So that the toolstack can compare the guest's form
+  with Xen's own view of the vCPUs; they are documented for xen.git
+  below and in Documentation/admin-guide/kernel-parameters.txt.
+
+Every figure above is QEMU TCG (Xen in QEMU, no KVM) unless said: the
+project's `make bench-real` runs the same measurements on a real Xen
+host.
+
+The data/smpalt/ keys of patch 9 are described for Xen's own list of
 xenstore paths (docs/misc/xenstore-paths.pandoc) by a patch sent to
 xen-devel on its own:
 $xen_subjects
 Recipients per file (scripts/get_maintainer.pl):
 $per_file
+$base_line
 EOF
 python3 - "$cover" "$blurb" <<'PY'
 import sys

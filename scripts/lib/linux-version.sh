@@ -134,4 +134,14 @@ case $LINUX_STOCK in
 	;;
 *) die "STOCK=$LINUX_STOCK: 1 (the stock control, without the series) or 0" ;;
 esac
+# PREFIX=N from the environment builds the first N patches of the posted
+# series only (no test-only patch), in $LINUX_WORK/prefix/ (one folder for
+# every N, so that the next prefix compiles what its patch changes):
+# make upstream-check builds each prefix so (scripts/build/upstream-check.sh).
+LINUX_PREFIX=${PREFIX:-}
+if [ -n "$LINUX_PREFIX" ]; then
+	[[ $LINUX_PREFIX =~ ^[1-9][0-9]*$ ]] || die "PREFIX=$LINUX_PREFIX: a number of patches, 1 or more"
+	[ "$LINUX_STOCK" = 0 ] || die "PREFIX=$LINUX_PREFIX and STOCK=1: the stock control has no patch"
+	LINUX_WORK=$LINUX_WORK/prefix
+fi
 LINUX_VMLINUZ=$LINUX_WORK/out/vmlinuz

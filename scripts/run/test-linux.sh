@@ -7,7 +7,8 @@
 #      when linux-stock runs, the stock control (make linux STOCK=1: the
 #      same tree and default configuration without the series), the
 #      kernel of the stock domU;
-#   2. every patch named in patches/linux-$KVER/series, in order: it
+#   2. every patch named in patches/linux-$KVER/series, then series-test
+#      (the test-only patches, after the posted ones), in order: it
 #      applies with `patch -p1` to a fresh copy of the pristine tree
 #      (linux-source-$KVER in the version's cache folder, after the patches
 #      before it), and that tree's scripts/checkpatch.pl --strict finds
@@ -107,10 +108,11 @@ check_series() {
 		ko "series" "$SERIES does not exist"
 		return
 	fi
+	# The posted series, then the test-only patches (series-test).
 	while read -r name _; do
 		case $name in '' | '#'*) continue ;; esac
 		names+=("$name")
-	done <"$SERIES"
+	done < <(cat "$SERIES" "$SERIES_DIR/series-test" 2>/dev/null)
 	if [ ${#names[@]} -eq 0 ]; then
 		ko "series" "$SERIES names no patch"
 		return
@@ -119,7 +121,15 @@ check_series() {
 		ko "series" "no pristine tree at $PRISTINE (make linux unpacks it)"
 		return
 	fi
-	ok "series" "${#names[@]} patch(es) in $SERIES"
+	ok "series" "${#names[@]} patch(es) in $SERIES and series-test"
+	# What make upstream posts is the series file only: no test hook in it.
+	out=$(cd "$SERIES_DIR" && grep -l -e '^Subject: \[PATCH\] TEST-ONLY:' -e 'XEN_SMPALT_TEST' \
+		$(grep -v '^[[:space:]]*\(#\|$\)' "$SERIES") 2>/dev/null)
+	if [ -n "$out" ]; then
+		ko "posted series" "test code in a posted patch: $out"
+	else
+		ok "posted series" "no test-only patch or test hook in $SERIES"
+	fi
 	tree=$(mktemp -d "$TOP/build/linux-check.XXXXXX" 2>/dev/null) ||
 		{ mkdir -p "$TOP/build" && tree=$(mktemp -d "$TOP/build/linux-check.XXXXXX"); }
 	cp -a "$PRISTINE/." "$tree/" || {

@@ -35,6 +35,26 @@ linux_alarm() {
 		grep -E -m1 -- "$LINUX_ALARM"
 }
 
+# linux_console_time FIXED: the printk time (seconds) of the first console
+# line of the Linux guest that contains FIXED; empty if none.
+linux_console_time() {
+	tr -d '\r' <"$CONSOLE_LOG" | grep -F -m1 -- "$1" |
+		sed -n 's/^\[ *\([0-9]*\.[0-9]*\)\].*/\1/p'
+}
+
+# linux_wait_given_up COUNT TIMEOUT: data/smpalt/given-up reads COUNT
+# (bring-ups given up because Xen did not start the vCPU) within TIMEOUT
+# seconds.
+linux_wait_given_up() {
+	local end got
+	end=$(($(uptime_cs) + $2 * CS_PER_SEC))
+	until got=$(xs_read_guest data/smpalt/given-up) && [ "$got" = "$1" ]; do
+		[ "$(uptime_cs)" -le "$end" ] ||
+			fail "data/smpalt/given-up is '${got:-<absent>}' $2 s on, expected $1"
+		usleep $POLL_USEC
+	done
+}
+
 # linux_require: the patched Linux guest is in the dom0 image; the
 # scenario fails otherwise (the guest is what it tests).
 linux_require() {
