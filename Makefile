@@ -10,6 +10,9 @@
 #   make test-xen   scenarios on real Xen (TESTS="a b" runs some)
 #   make test-linux the patched Linux 6.1 guest: series checks, scenarios
 #                   on real Xen (mk/linux-test.mk)
+#   make test-linux-native  the patched Linux 7.2 booted natively in QEMU
+#                   with KASAN and lockdep, a second CPU onlined and
+#                   offlined (mk/linux-test.mk; opt-in, not in make test)
 #   make bench-host host benchmarks of the lock paths and the switch cost
 #   make bench      every benchmark: in-guest, vcpu-set vs stock Linux, host
 #   make linux      Linux 6.1 PV domU with the series in patches/linux-6.1/

@@ -43,6 +43,12 @@
 # patches/linux-$KVER/debian.config; into L/debian/, with the test
 # modules.
 #
+# CONFIG=native (Linux 7.2) builds a native x86-64 kernel, not a guest,
+# for make test-linux-native: the default configuration plus
+# patches/linux-$KVER/native.config (ACPI CPU hotplug, the 8250 console,
+# KASAN with inline checks, lockdep), every option of the three fragments
+# checked; into L/native/, no modules.
+#
 # STOCK=1 builds the stock control: the same tree and configuration with
 # no patch applied, into L/stock/ (L/debug-stock/, L/debian-stock/): the
 # fragment's options that only the series defines are not checked.
@@ -53,7 +59,7 @@
 # PREFIX=N builds the first N patches of the posted series only, into
 # L/prefix/ (make upstream-check: every prefix builds).
 #
-# Usage: [KVER=6.1|6.12|7.2] [CONFIG=default|debug|debian] [STOCK=1] [PREFIX=N]
+# Usage: [KVER=6.1|6.12|7.2] [CONFIG=default|debug|debian|native] [STOCK=1] [PREFIX=N]
 #        scripts/build/build-linux.sh [-f]
 #        (-f: build even if up to date)
 # CACHE=dir overrides cache/, JOBS=n the parallel jobs (default nproc).
@@ -96,7 +102,7 @@ for f in "${FRAGMENTS[@]}"; do
 	[ -f "$f" ] || die "$f missing"
 done
 modules=()
-if [ "$LINUX_CONFIG" != default ]; then
+if [ "$LINUX_TEST_MODULES" = 1 ]; then
 	modules=("$MODULES_SRC"/Makefile "$MODULES_SRC"/*.c)
 fi
 

@@ -84,7 +84,7 @@ set -euo pipefail
 
 . "$(dirname "$0")/../lib/host.sh"
 host_script mk-linux-smpalt-domu
-BUSYBOX=$CACHE/xen/root/bin/busybox
+. "$TOP/scripts/lib/initramfs.sh"
 
 . "$TOP/scripts/lib/linux-version.sh"
 out=$LINUX_DOMU_SMPALT
@@ -93,18 +93,12 @@ opt_value -o out "a folder"
 opt_value -k vmlinuz "a kernel image"
 parse_args "$@"
 
-[ -x "$BUSYBOX" ] || die "$BUSYBOX missing: run scripts/build/fetch-xen.sh first"
 kdir=$(dirname "$vmlinuz")
 [ -f "$vmlinuz" ] || die "$vmlinuz missing: run make linux KVER=$KVER first"
-for t in cpio gzip; do
-	command -v $t >/dev/null || die "$t not found (scripts/build/install-deps.sh)"
-done
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/smpalt-linux-smpalt-domu.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage"/{bin,proc,sys,dev}
-cp "$BUSYBOX" "$stage/bin/busybox"
-ln -s busybox "$stage/bin/sh"
+initramfs_busybox "$stage"
 install -m 0755 "$TOP/scripts/domu/work.sh" "$stage/bin/smpalt-work"
 # The kernel runs /sbin/poweroff on xl shutdown; no init to signal here.
 mkdir -p "$stage/sbin"
@@ -361,10 +355,7 @@ done
 INIT
 chmod 0755 "$stage/init"
 
-mkdir -p "$out"
-(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --quiet -R 0:0) | gzip -9 >"$out/initrd.gz.tmp"
-mv "$out/initrd.gz.tmp" "$out/initrd.gz"
+initramfs_pack "$stage" "$out/initrd.gz"
 cp "$vmlinuz" "$out/vmlinuz.tmp"
 mv "$out/vmlinuz.tmp" "$out/vmlinuz"
 rm -f "$out/config" "$out/memory"

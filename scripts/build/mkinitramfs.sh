@@ -47,6 +47,7 @@ set -euo pipefail
 
 . "$(dirname "$0")/../lib/host.sh"
 host_script mkinitramfs
+. "$(dirname "$0")/../lib/initramfs.sh"
 # XEN= picks the host (scripts/lib/xen-host.sh): XEN_ROOT, XEN_VERSION.
 . "$(dirname "$0")/../lib/xen-host.sh"
 XEN_BIN=usr/lib/xen-$XEN_VERSION/bin
@@ -322,10 +323,8 @@ if [ "${LIBVIRT:-0}" = 1 ]; then
 	echo "root:x:0:" >"$stage/etc/group"
 fi
 
-mkdir -p "$(dirname "$out")"
-(cd "$stage" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
-mv "$out.tmp" "$out"
+# gzip -1: the image is large and made for every run.
+initramfs_pack "$stage" "$out" 1
 echo "mkinitramfs: $out (Xen $XEN_VERSION, Debian $XEN_SUITE userland, $(du -h "$out" | cut -f1)," \
 	"guest: ${GUEST_ELF:-none}, ${#copied[@]} libraries)"
 echo "mkinitramfs: autoscaler: ${AUTOSCALER:-none}; installed: $installed"

@@ -41,8 +41,16 @@
 #               $LINUX_SERIES_DIR/debian.config (no debug info, no module
 #               signing), built in $LINUX_CACHE/debian/{src,build,out}/
 #               with the test modules; its guest in $LINUX_DOMU_SMPALT-debian
+#   native      (7.2) not a guest: the default configuration +
+#               $LINUX_SERIES_DIR/native.config (ACPI CPU hotplug, the
+#               8250 console, KASAN with inline checks, lockdep), the
+#               kernel make test-linux-native boots natively in QEMU
+#               (scripts/run/test-linux-native.sh), built in
+#               $LINUX_CACHE/native/{src,build,out}/, no modules
 #
-# which gives LINUX_CONFIG, LINUX_GUEST_MEMORY (MiB the patched guest
+# which gives LINUX_CONFIG, LINUX_TEST_MODULES (1: the build has
+# modules and builds the test modules of tests/linux/modules/ against
+# itself, 0 otherwise), LINUX_GUEST_MEMORY (MiB the patched guest
 # needs beyond xl-configs/linux-smpalt.cfg's 64, empty if none),
 # LINUX_BASE_CONFIG (a full configuration to
 # start from instead of tinyconfig, or empty), LINUX_FRAGMENTS (the
@@ -79,8 +87,10 @@ LINUX_CONFIG=${CONFIG:-default}
 LINUX_FRAGMENTS=("$LINUX_SERIES_DIR/xen-pv-guest.config")
 LINUX_BASE_CONFIG=
 LINUX_GUEST_MEMORY=
+LINUX_TEST_MODULES=1
 case $LINUX_CONFIG in
 default)
+	LINUX_TEST_MODULES=0
 	LINUX_WORK=$LINUX_CACHE
 	;;
 debian)
@@ -100,7 +110,17 @@ debug)
 	LINUX_WORK=$LINUX_CACHE/debug
 	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-debug
 	;;
-*) die "CONFIG=$LINUX_CONFIG: the configurations are default, debug and debian" ;;
+native)
+	[ -f "$LINUX_SERIES_DIR/native.config" ] ||
+		die "CONFIG=native: Linux $KVER has no $LINUX_SERIES_DIR/native.config (the native test kernel exists for Linux 7.2)"
+	LINUX_FRAGMENTS+=("$LINUX_SERIES_DIR/native.config")
+	LINUX_TEST_MODULES=0
+	LINUX_WORK=$LINUX_CACHE/native
+	# Not a Xen guest: no domU initramfs of its own (the native test
+	# makes its own image, scripts/run/test-linux-native.sh).
+	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-native
+	;;
+*) die "CONFIG=$LINUX_CONFIG: the configurations are default, debug, debian and native" ;;
 esac
 LINUX_STOCK=${STOCK:-0}
 case $LINUX_STOCK in
