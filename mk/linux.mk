@@ -41,8 +41,8 @@ upstream:
 # make upstream-check [KVER=7.2]: every prefix of that version's posted
 # series builds (default configuration, no compiler warning) and is
 # checkpatch --strict clean (scripts/build/upstream-check.sh); 7.2, the
-# posted version, unless KVER is given.
+# posted version, unless KVER is given; FROM=N starts at prefix N.
 .PHONY: upstream-check
 upstream-check:
 	@KVER='$(if $(filter command line environment,$(origin KVER)),$(KVER),7.2)' \
-		bash $(TOP)/scripts/build/upstream-check.sh
+		FROM='$(FROM)' bash $(TOP)/scripts/build/upstream-check.sh

@@ -12,7 +12,9 @@
 # so that each compiles what its patch changes.  Prints one line per
 # prefix with its time, and exits 1 at the first that fails.
 #
-# Usage: [KVER=7.2] scripts/build/upstream-check.sh
+# FROM=N starts at prefix N (the earlier ones checked before).
+#
+# Usage: [KVER=7.2] [FROM=1] scripts/build/upstream-check.sh
 set -euo pipefail
 
 . "$(dirname "$0")/../lib/host.sh"
@@ -25,8 +27,12 @@ unset CONFIG STOCK
 mapfile -t names < <(grep -v '^[[:space:]]*\(#\|$\)' "$LINUX_SERIES_DIR/series")
 [ ${#names[@]} -gt 0 ] || die "$LINUX_SERIES_DIR/series lists no patch"
 start_s=$(date +%s)
+from=${FROM:-1}
+[[ $from =~ ^[1-9][0-9]*$ ]] && [ "$from" -le ${#names[@]} ] ||
+	die "FROM=$from: a prefix from 1 to ${#names[@]}"
 for i in "${!names[@]}"; do
 	n=$((i + 1))
+	[ "$n" -ge "$from" ] || continue
 	name=${names[$i]}
 	log=$LINUX_CACHE/prefix/upstream-check-$n.log
 	mkdir -p "$LINUX_CACHE/prefix"
