@@ -45,7 +45,7 @@ for i in "${!names[@]}"; do
 		grep 'warning:' "$LINUX_CACHE/prefix/build/build.log" | sort -u | head >&2
 		die "prefix $n ($name): compiler warnings (log: $LINUX_CACHE/prefix/build/build.log)"
 	fi
-	if ! (cd "$LINUX_PRISTINE" && perl scripts/checkpatch.pl --strict --quiet --color=never \
+	if ! (cd "$LINUX_PRISTINE" && "${LINUX_CHECKPATCH[@]}" --quiet \
 		"$LINUX_SERIES_DIR/$name") >"$log.checkpatch" 2>&1; then
 		cat "$log.checkpatch" >&2
 		die "prefix $n ($name): checkpatch --strict is not clean"

@@ -188,17 +188,20 @@ ten times slower: one text_poke() per lock site.
 This series makes the switch reversible for PV guests and cheap enough
 to do on every change:
 
-  1-2  fixes that stand alone, for stable: alternatives_text_reserved()
-       compared the end of its inclusive range exclusively, so a kprobe
-       could sit on a recorded lock prefix and, once removed, write a DS
-       prefix back into SMP text; xen/cpu_hotplug registered an added
-       vCPU without the device hotplug lock, so user space could online
-       it before it was present.  Their Fixes: tags are left to the
-       maintainers: this series is prepared from Debian's source
-       packages, without the history to find the commits.
+  1-2  fixes that stand alone, for stable (Fixes: and Cc: stable in
+       each): alternatives_text_reserved() compared the end of its
+       inclusive range exclusively since 2.6.35, so a kprobe could sit
+       on a recorded lock prefix and, once removed, write a DS prefix
+       back into SMP text; xen/cpu_hotplug registered an added vCPU
+       without the device hotplug lock, so user space could online it
+       before it was present, and changed the present mask without the
+       CPU hotplug lock (now the locks ACPI processor hot-add takes).
   3-5  x86/alternatives: one text_poke() per page of lock sites instead
        of one per site, storing only the changed bytes (the store loop
-       not KASAN-instrumented: the poking address has no shadow); each
+       not KASAN-instrumented: the poking address has no shadow); a
+       kernel that switches back asks at boot for every lock site to be
+       checked before each rewrite (any other kernel behaves and prints
+       as before); each
        text's lock-site table sorted by address once, when it is
        recorded, so that a switch pokes each page once;
        alternatives_disable_smp(), the reverse of
@@ -210,7 +213,9 @@ to do on every change:
        of the domain's own time is given up, waited for until Xen no
        longer runs it, and tried again later; every failed bring-up
        switches back to UP code), and a domU boots with vCPU 0 only (the
-       others registered hotpluggable), so it boots with UP code.
+       others registered hotpluggable, given their APIC ID when added
+       through topology_hotplug_apic() as for ACPI hot-add), so it
+       boots with UP code.
   9    x86/xen: the form of the text, the online count and the cost of
        the last switch in xenstore (data/smpalt/) and debugfs.
 

@@ -82,6 +82,11 @@ LINUX_SERIES_DIR=$TOP/patches/linux-$KVER
 LINUX_SOURCE_PKG=linux-source-$KVER
 LINUX_PRISTINE=${LINUX_PRISTINE:-$LINUX_CACHE/$LINUX_SOURCE_PKG}
 LINUX_VMLINUZ=$LINUX_CACHE/out/vmlinuz
+# checkpatch as the series must pass it, run from a Linux tree: --strict.
+# The Fixes: tags name mainline commits, which checkpatch looks up with git;
+# Debian's source trees have no history, so that one lookup is left out.
+LINUX_CHECKPATCH=(perl scripts/checkpatch.pl --strict --color=never
+	--ignore UNKNOWN_COMMIT_ID)
 
 LINUX_CONFIG=${CONFIG:-default}
 LINUX_FRAGMENTS=("$LINUX_SERIES_DIR/xen-pv-guest.config")

@@ -157,7 +157,7 @@ check_series() {
 			applied=0
 		fi
 		out=$RUN_DIR/checkpatch-$name.log
-		(cd "$tree" && perl scripts/checkpatch.pl --strict --color=never "$p") >"$out" 2>&1
+		(cd "$tree" && "${LINUX_CHECKPATCH[@]}" "$p") >"$out" 2>&1
 		rc=$?
 		total=$(grep -E -m1 '^total:' "$out")
 		if [ $rc -eq 0 ]; then
