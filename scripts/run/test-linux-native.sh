@@ -73,9 +73,8 @@ REPORT_RE='BUG:|WARNING:|INFO: |Oops|general protection fault|inconsistent lock 
 # The console lines shown: the series', /init's, the CPU bring-up's, and
 # the kernel's own reports.
 SHOW_RE='SMP alternatives|linux-native:|smpboot|CPU1|CPU 1|[Aa]llowing .* CPUs|ACPI: .*[Pp]rocessor|KernelAddressSanitizer|Lock dependency validator|'"$REPORT_RE"
-# Lines of a failing step's output shown here (the whole of it is in the
-# results folder), and of the console after the first report.
-SHOW_LINES=30
+# Lines of the console shown after the first report (the whole of it is
+# in the results folder).
 REPORT_LINES=40
 
 results_dir "$TOP/out/linux-native"
@@ -83,12 +82,6 @@ RUN_DIR=$RESULTS_DIR
 CONSOLE=$RUN_DIR/console.log
 T0=$(date +%s)
 echo "test-linux-native: Linux $KVER (patches/linux-$KVER), configuration native, results in $RUN_DIR"
-
-# show LOG: the end of a failing step's log, indented.
-show() {
-	tail -n $SHOW_LINES "$1" | sed 's/^/    /'
-	echo "    (whole log: $1)"
-}
 
 # --- 1. the kernel
 t=$(date +%s)

@@ -44,9 +44,6 @@ SERIES_DIR=$LINUX_SERIES_DIR
 SERIES=$SERIES_DIR/series
 VMLINUZ=$LINUX_VMLINUZ
 DOMU_DIR=$LINUX_DOMU_SMPALT
-# Lines of a failing step's output shown here (the whole of it is in the
-# results folder).
-SHOW_LINES=30
 
 . "$TOP/scripts/lib/tally.sh"
 
@@ -54,12 +51,6 @@ results_dir "$TOP/out/linux"
 RUN_DIR=$RESULTS_DIR
 T0=$(date +%s)
 echo "test-linux: Linux $KVER (patches/linux-$KVER), configuration $LINUX_CONFIG, results in $RUN_DIR"
-
-# show LOG: the end of a failing step's log, indented.
-show() {
-	tail -n $SHOW_LINES "$1" | sed 's/^/    /'
-	echo "    (whole log: $1)"
-}
 
 # --- 1. the patched kernel; a kernel left in the cache by an earlier build
 # is not used when this one fails.
