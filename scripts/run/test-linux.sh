@@ -94,16 +94,13 @@ esac
 
 # --- 2. the series: applies in order, checkpatch-clean
 check_series() {
-	local tree names=() name p out rc total applied=1
+	local tree names=() posted=() name p out rc total applied=1
 	if [ ! -f "$SERIES" ]; then
 		ko "series" "$SERIES does not exist"
 		return
 	fi
 	# The posted series, then the test-only patches (series-test).
-	while read -r name _; do
-		case $name in '' | '#'*) continue ;; esac
-		names+=("$name")
-	done < <(cat "$SERIES" "$SERIES_DIR/series-test" 2>/dev/null)
+	mapfile -t names < <(linux_series_names all)
 	if [ ${#names[@]} -eq 0 ]; then
 		ko "series" "$SERIES names no patch"
 		return
@@ -113,9 +110,11 @@ check_series() {
 		return
 	fi
 	ok "series" "${#names[@]} patch(es) in $SERIES and series-test"
-	# What make upstream posts is the series file only: no test hook in it.
+	# What make upstream posts is the series file only: no test hook in it
+	# (</dev/null: with no posted patch, grep reads nothing).
+	mapfile -t posted < <(linux_series_names posted)
 	out=$(cd "$SERIES_DIR" && grep -l -e '^Subject: \[PATCH\] TEST-ONLY:' -e 'XEN_SMPALT_TEST' \
-		$(grep -v '^[[:space:]]*\(#\|$\)' "$SERIES") 2>/dev/null)
+		-- ${posted[@]+"${posted[@]}"} </dev/null 2>/dev/null)
 	if [ -n "$out" ]; then
 		ko "posted series" "test code in a posted patch: $out"
 	else
