@@ -286,7 +286,7 @@ Questions this series will be asked:
   below and in Documentation/admin-guide/kernel-parameters.txt.
 
 Every figure above is QEMU TCG (Xen in QEMU, no KVM) unless said: the
-project's `make bench-real` runs the same measurements on a real Xen
+project's \`make bench-real\` runs the same measurements on a real Xen
 host.
 
 The data/smpalt/ keys of patch 9 are described for Xen's own list of
