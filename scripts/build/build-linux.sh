@@ -114,15 +114,14 @@ series_files=("$SERIES")
 [ ! -f "$SERIES_DIR/series-test" ] || series_files+=("$SERIES_DIR/series-test")
 for list in "${series_files[@]}"; do
 	while read -r name; do
-		case $name in '' | '#'*) continue ;; esac
 		[ -f "$SERIES_DIR/$name" ] || die "$name is listed in $list but missing"
 		patches+=("$SERIES_DIR/$name")
-	done <"$list"
+	done < <(series_names "$list")
 done
 [ ${#patches[@]} -gt 0 ] || die "$SERIES lists no patch"
 what="${#patches[@]} patches"
 if [ -n "$LINUX_PREFIX" ]; then
-	n_posted=$(grep -cv '^[[:space:]]*\(#\|$\)' "$SERIES")
+	n_posted=$(linux_series_names posted | wc -l)
 	[ "$LINUX_PREFIX" -le "$n_posted" ] ||
 		die "PREFIX=$LINUX_PREFIX: the posted series has $n_posted patches"
 	patches=("${patches[@]:0:$LINUX_PREFIX}")

@@ -26,22 +26,17 @@ dir=$3
 . "$TOP/scripts/lib/linux-version.sh"
 series_dir=$LINUX_SERIES_DIR
 
-# The patch files of the version, posted series first, then test-only.
-series_files() {
-	local f
-	for f in "$series_dir/series" "$series_dir/series-test"; do
-		[ -f "$f" ] || continue
-		grep -v '^[[:space:]]*\(#\|$\)' "$f" | sed "s|^|$series_dir/|"
-	done
-}
-
 case $cmd in
 init)
 	[ -d "$LINUX_PRISTINE" ] || die "no pristine tree at $LINUX_PRISTINE (make linux KVER=$KVER unpacks it)"
 	[ ! -e "$dir" ] || die "$dir exists"
 	mkdir -p "$dir"
 	git -C "$dir" init -q
-	mapfile -t patches < <(series_files)
+	# The patch files of the version, posted series first, then test-only.
+	patches=()
+	while read -r name; do
+		patches+=("$series_dir/$name")
+	done < <(linux_series_names all)
 	# Every file a patch names, old or new side, that the pristine tree has.
 	sed -n -E 's#^(---|\+\+\+) [ab]/([^[:space:]]+).*#\2#p' "${patches[@]}" | sort -u |
 		while read -r f; do

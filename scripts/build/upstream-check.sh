@@ -24,7 +24,7 @@ export KVER=${KVER:-7.2}
 unset CONFIG STOCK
 . "$TOP/scripts/lib/linux-version.sh"
 
-mapfile -t names < <(grep -v '^[[:space:]]*\(#\|$\)' "$LINUX_SERIES_DIR/series")
+mapfile -t names < <(linux_series_names posted)
 [ ${#names[@]} -gt 0 ] || die "$LINUX_SERIES_DIR/series lists no patch"
 start_s=$(date +%s)
 from=${FROM:-1}

@@ -53,18 +53,17 @@ email=${email%>}
 [ -f "$LINUX_PRISTINE/scripts/get_maintainer.pl" ] ||
 	die "no pristine tree at $LINUX_PRISTINE (make linux KVER=$KVER unpacks it)"
 # series_patches DIR ARRAY: ARRAY set to the patch files DIR/series names,
-# in order, one a line (blank lines and # comments skipped); dies if one
+# in order (series_names, scripts/lib/linux-version.sh); dies if one
 # is missing or there are none.  In this shell, not a subshell, so that a
 # missing patch stops the script rather than shortening the series.
 series_patches() {
 	local -n list=$2
 	local p
 	list=()
-	while read -r p _; do
-		case $p in '' | '#'*) continue ;; esac
+	while read -r p; do
 		[ -f "$1/$p" ] || die "$p is listed in $1/series but missing"
 		list+=("$1/$p")
-	done <"$1/series"
+	done < <(series_names "$1/series")
 	[ ${#list[@]} -gt 0 ] || die "$1/series lists no patch"
 }
 series_patches "$LINUX_SERIES_DIR" patches
@@ -292,7 +291,7 @@ Questions this series will be asked:
   below and in Documentation/admin-guide/kernel-parameters.txt.
 
 Every figure above is QEMU TCG (Xen in QEMU, no KVM) unless said: the
-project's `make bench-real` runs the same measurements on a real Xen
+project's \`make bench-real\` runs the same measurements on a real Xen
 host.
 
 The data/smpalt/ keys of patch 9 are described for Xen's own list of

@@ -18,6 +18,8 @@
 #                results/ elsewhere
 #   results_dir BASE [DIR]  a run's results folder, made: DIR when given,
 #                else BASE/<stamp>; BASE/latest points at it
+#   stop_pid PID [SECONDS]  SIGTERM to PID, SIGKILL if it still runs
+#                SECONDS later (3 unless given)
 #
 # and the argument loop. A script declares its options, then hands its
 # arguments over:
@@ -130,4 +132,20 @@ results_dir() {
 	mkdir -p "$RESULTS_DIR"
 	RESULTS_DIR=$(cd "$RESULTS_DIR" && pwd)
 	ln -sfn "$RESULTS_DIR" "$1/latest" 2>/dev/null || true
+}
+
+# stop_pid PID [SECONDS]: stop the process PID: SIGTERM, then up to
+# SECONDS (3 unless given) for it to exit, looked at every tenth of a
+# second, then SIGKILL if it is still there. Status 0 when PID exited
+# within SECONDS or was not running, 1 when it was sent SIGKILL.
+stop_pid() {
+	local tenths=$((${2:-3} * 10)) i
+	kill -TERM "$1" 2>/dev/null || true
+	for ((i = 0; i < tenths; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	kill -0 "$1" 2>/dev/null || return 0
+	kill -KILL "$1" 2>/dev/null || true
+	return 1
 }

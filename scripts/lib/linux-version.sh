@@ -64,6 +64,16 @@
 # $LINUX_WORK/stock/ for the default configuration, $LINUX_WORK-stock/
 # for the others: what every stock-against-patched comparison runs.
 # LINUX_STOCK is then 1 (0 otherwise).
+#
+# The series files: a patch a line, the name of its file in the line's
+# first word; blank lines and # comments skipped. Read with:
+#
+#   series_names FILE...       the patch names FILE... list, in order, one
+#                              a line (a FILE that does not exist lists none)
+#   linux_series_names posted  those of $LINUX_SERIES_DIR/series, the
+#                              posted series
+#   linux_series_names all     those, then those of its series-test, the
+#                              test-only patches
 KVER=${KVER:-6.1}
 case $KVER in
 6.1)
@@ -150,3 +160,22 @@ if [ -n "$LINUX_PREFIX" ]; then
 	LINUX_WORK=$LINUX_WORK/prefix
 fi
 LINUX_VMLINUZ=$LINUX_WORK/out/vmlinuz
+
+series_names() {
+	local f name
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		# || [ -n "$name" ]: a last line without its newline counts too.
+		while read -r name _ || [ -n "$name" ]; do
+			case $name in '' | '#'*) ;; *) echo "$name" ;; esac
+		done <"$f"
+	done
+}
+
+linux_series_names() {
+	case ${1:-} in
+	posted) series_names "$LINUX_SERIES_DIR/series" ;;
+	all) series_names "$LINUX_SERIES_DIR/series" "$LINUX_SERIES_DIR/series-test" ;;
+	*) die "linux_series_names ${1:-}: posted or all" ;;
+	esac
+}

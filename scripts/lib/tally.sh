@@ -11,9 +11,15 @@
 #                           skipped]" line of FILE into read_passed,
 #                           read_failed, read_skipped (0, 0, 0 if none)
 #   tally_end [LABEL]       print the line; status 1 on any failure
+#   show LOG                the end of a failing step's LOG (its last
+#                           SHOW_LINES lines), indented, then "(whole
+#                           log: LOG)"
 
 tally_passed=0
 tally_failed=0
+# Lines of a failing step's log that show prints (the whole of it is in
+# the results folder); a runner may set another number after sourcing.
+SHOW_LINES=30
 
 ok() {
 	echo "PASS $1${2:+: $2}"
@@ -57,4 +63,9 @@ tally_read() {
 tally_end() {
 	echo "${1:+$1: }$tally_passed passed, $tally_failed failed"
 	[ "$tally_failed" -eq 0 ]
+}
+
+show() {
+	tail -n "$SHOW_LINES" "$1" | sed 's/^/    /'
+	echo "    (whole log: $1)"
 }

@@ -73,9 +73,8 @@ REPORT_RE='BUG:|WARNING:|INFO: |Oops|general protection fault|inconsistent lock 
 # The console lines shown: the series', /init's, the CPU bring-up's, and
 # the kernel's own reports.
 SHOW_RE='SMP alternatives|linux-native:|smpboot|CPU1|CPU 1|[Aa]llowing .* CPUs|ACPI: .*[Pp]rocessor|KernelAddressSanitizer|Lock dependency validator|'"$REPORT_RE"
-# Lines of a failing step's output shown here (the whole of it is in the
-# results folder), and of the console after the first report.
-SHOW_LINES=30
+# Lines of the console shown after the first report (the whole of it is
+# in the results folder).
 REPORT_LINES=40
 
 results_dir "$TOP/out/linux-native"
@@ -83,12 +82,6 @@ RUN_DIR=$RESULTS_DIR
 CONSOLE=$RUN_DIR/console.log
 T0=$(date +%s)
 echo "test-linux-native: Linux $KVER (patches/linux-$KVER), configuration native, results in $RUN_DIR"
-
-# show LOG: the end of a failing step's log, indented.
-show() {
-	tail -n $SHOW_LINES "$1" | sed 's/^/    /'
-	echo "    (whole log: $1)"
-}
 
 # --- 1. the kernel
 t=$(date +%s)
@@ -133,12 +126,7 @@ cleanup() {
 	local rc=$?
 	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then
 		echo "test-linux-native: stopping QEMU (pid $qemu_pid)" >&2
-		kill -TERM "$qemu_pid" 2>/dev/null || true
-		for _ in $(seq $((KILL_GRACE * 10))); do
-			kill -0 "$qemu_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$qemu_pid" 2>/dev/null || true
+		stop_pid "$qemu_pid" "$KILL_GRACE" || true
 	fi
 	exit $rc
 }

@@ -44,9 +44,6 @@ SERIES_DIR=$LINUX_SERIES_DIR
 SERIES=$SERIES_DIR/series
 VMLINUZ=$LINUX_VMLINUZ
 DOMU_DIR=$LINUX_DOMU_SMPALT
-# Lines of a failing step's output shown here (the whole of it is in the
-# results folder).
-SHOW_LINES=30
 
 . "$TOP/scripts/lib/tally.sh"
 
@@ -54,12 +51,6 @@ results_dir "$TOP/out/linux"
 RUN_DIR=$RESULTS_DIR
 T0=$(date +%s)
 echo "test-linux: Linux $KVER (patches/linux-$KVER), configuration $LINUX_CONFIG, results in $RUN_DIR"
-
-# show LOG: the end of a failing step's log, indented.
-show() {
-	tail -n $SHOW_LINES "$1" | sed 's/^/    /'
-	echo "    (whole log: $1)"
-}
 
 # --- 1. the patched kernel; a kernel left in the cache by an earlier build
 # is not used when this one fails.
@@ -103,16 +94,13 @@ esac
 
 # --- 2. the series: applies in order, checkpatch-clean
 check_series() {
-	local tree names=() name p out rc total applied=1
+	local tree names=() posted=() name p out rc total applied=1
 	if [ ! -f "$SERIES" ]; then
 		ko "series" "$SERIES does not exist"
 		return
 	fi
 	# The posted series, then the test-only patches (series-test).
-	while read -r name _; do
-		case $name in '' | '#'*) continue ;; esac
-		names+=("$name")
-	done < <(cat "$SERIES" "$SERIES_DIR/series-test" 2>/dev/null)
+	mapfile -t names < <(linux_series_names all)
 	if [ ${#names[@]} -eq 0 ]; then
 		ko "series" "$SERIES names no patch"
 		return
@@ -122,9 +110,11 @@ check_series() {
 		return
 	fi
 	ok "series" "${#names[@]} patch(es) in $SERIES and series-test"
-	# What make upstream posts is the series file only: no test hook in it.
+	# What make upstream posts is the series file only: no test hook in it
+	# (</dev/null: with no posted patch, grep reads nothing).
+	mapfile -t posted < <(linux_series_names posted)
 	out=$(cd "$SERIES_DIR" && grep -l -e '^Subject: \[PATCH\] TEST-ONLY:' -e 'XEN_SMPALT_TEST' \
-		$(grep -v '^[[:space:]]*\(#\|$\)' "$SERIES") 2>/dev/null)
+		-- ${posted[@]+"${posted[@]}"} </dev/null 2>/dev/null)
 	if [ -n "$out" ]; then
 		ko "posted series" "test code in a posted patch: $out"
 	else

@@ -386,12 +386,7 @@ cleanup() {
 	stop_hogs
 	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2>/dev/null; then
 		echo "xen-run: stopping QEMU (pid $qemu_pid)" >&2
-		kill -TERM "$qemu_pid" 2>/dev/null || true
-		for _ in $(seq $((KILL_GRACE * 10))); do
-			kill -0 "$qemu_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -KILL "$qemu_pid" 2>/dev/null || true
+		stop_pid "$qemu_pid" "$KILL_GRACE" || true
 	fi
 	if [ -n "$tail_pid" ]; then
 		kill "$tail_pid" 2>/dev/null || true

@@ -31,7 +31,7 @@ last_online() {
 # settle WHAT LIST XEN: online is LIST and Xen counts XEN online vCPUs
 # within STEP_TIMEOUT, and the feature stays silent.
 settle() {
-	local what=$1 list=$2 want=$3 end xen
+	local what=$1 list=$2 want=$3 end xen line alarm
 	end=$(deadline_cs $STEP_TIMEOUT)
 	until [ "$(last_online)" = "$list" ]; do
 		[ "$(now_cs)" -le "$end" ] ||
