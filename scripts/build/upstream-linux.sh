@@ -122,13 +122,14 @@ all=$(gm "$work"/*.patch; gm -f kernel/kprobes.c arch/x86/kernel/kprobes/core.c)
 to=$(echo "$all" | grep -v '@vger\.kernel\.org\|@lists\.' | sort -u || true)
 cc=$(echo "$all" | grep '@vger\.kernel\.org\|@lists\.' | sort -u || true)
 
-# The newest make test-linux KVER=7.2 result, if any, and the Xen host
-# it ran on (its versions.txt).
+# The newest complete make test-linux KVER=7.2 result (a run stopped
+# early, or still running, has no "N passed" line), if any, and the Xen
+# host it ran on (its versions.txt).
 testing="not run: run make test-linux KVER=$KVER XEN=4.20 and make upstream again"
 host="Xen 4.20 (Debian 13)"
 for d in $(ls -1d "$TOP"/out/linux/2*/ 2>/dev/null | sort -r); do
 	grep -qiF "linux-$KVER/" "$d/make-linux.log" 2>/dev/null || continue
-	[ -f "$d/xen-run.txt" ] || continue
+	grep -qE '^[0-9]+ passed, ' "$d/xen-run.txt" 2>/dev/null || continue
 	xen=$(sed -n 's/^xen=[^ ]* \([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' "$d/xen/versions.txt" 2>/dev/null)
 	[ -z "$xen" ] || host="Xen $xen (Debian's packages)"
 	testing="$(basename "$d"):"$'\n'$(grep -E '^[a-z0-9-]+: (SUCCESS|FAILURE|SKIP|ERROR)|^[0-9]+ passed, ' \
