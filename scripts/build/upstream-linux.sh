@@ -196,9 +196,11 @@ to do on every change:
        without the device hotplug lock, so user space could online it
        before it was present, and changed the present mask without the
        CPU hotplug lock (now the locks ACPI processor hot-add takes).
-  3-5  x86/alternatives: one text_poke() per page of lock sites instead
-       of one per site, storing only the changed bytes (the store loop
-       not KASAN-instrumented: the poking address has no shadow); a
+  3-5  x86/alternatives: the lock sites rewritten a window of text at
+       a time (the pages of up to PTRS_PER_PTE mapped in the poking mm
+       in one batch, one mm switch and one flush each) instead of one
+       text_poke() per site, storing only the changed bytes (the store
+       loop not KASAN-instrumented: the aliases have no shadow); a
        kernel that switches back asks at boot for every lock site to be
        checked before each rewrite (any other kernel behaves and prints
        as before); each
@@ -244,12 +246,13 @@ What is safe, and why:
 
 Costs: the lock-site table is kept while maxvcpus > 1 (as today when a
 guest boots with one vCPU); a switch rewrites every recorded site,
-one poke per page of sites (2409 sites on 441 pages in the test
-configuration).  Under QEMU TCG on a
-loaded machine a switch of those sites took 46-182 ms, and taking the
-last secondary vCPU away, switch included, took 0.85 times as long as
-another CPU offline in the same guest (1.32 times for the 6.1 series on
-a quiet machine), not ten times.
+a window of text at a time (2412 sites on 442 pages, two windows, in
+the test configuration).  Under QEMU TCG a switch of those sites took
+21-24 ms (one text_poke() per page of sites: 46-182 ms on a loaded
+machine), most of it the emulator's cost of each store to code, and
+taking the last secondary vCPU away, switch included, took 0.85
+times as long as another CPU offline in the same guest (1.32 times for
+the 6.1 series on a quiet machine), not ten times.
 
 Gains: a one-vCPU guest runs without lock prefixes again after a scale
 down (a fork loop ran 1.06 times faster in UP code under TCG); vCPUs
@@ -274,12 +277,12 @@ Questions this series will be asked:
   kernel, same boot); natively, on the test host, a lock inc loop ran
   20.9 times slower with its prefix than without.  The cost: the
   lock-site table stays (4 bytes a site: 2409 sites, under 10 KiB, in
-  the test configuration) and about 1300 added lines, a quarter of
+  the test configuration) and about 1600 added lines, a quarter of
   them comments.
 - Why does SMP->UP come back, after 2013 removed it for making CPU
-  offline ten times slower?  One poke per page of sites instead of one
-  per site: taking the last secondary vCPU away, switch included, took
-  1.32 times one offline without a switch, not ten.
+  offline ten times slower?  One mapping per window of text instead of
+  one text_poke() per site: taking the last secondary vCPU away, switch
+  included, took 1.32 times one offline without a switch, not ten.
 - Why not udev?  Stock Linux never onlines a vCPU the toolstack adds:
   without a user-space helper it stays offline while the toolstack
   believes it runs; with one, the text still never goes back to UP.

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Count the pokes a switch of the Linux guest makes, from its vmlinux.
+"""Count the windows and mappings a switch of the Linux guest makes.
 
 Usage: scripts/report/lock-spans.py VMLINUX [SYSTEM_MAP]
 
 A switch rewrites the lock sites of the kernel text (`.smp_locks`, one
 self-relative s32 per site; zero entries are padding) that lie in
-[_text, _etext), walking the table in its order and poking one span per
-run of consecutive sites on one page (patch 0001 of the series). Printed:
+[_text, _etext), walking the table in its order a window at a time
+(patch 0003 of the series): a window is the 512 pages (PTRS_PER_PTE)
+from the page of its first site, and ends at the first site outside
+them; each page of a window that holds sites is mapped once in it.
+Printed:
 
-  sites N pages P spans-link-order S spans-sorted T
+  sites N pages P windows-link-order W maps-link-order M
+  windows-sorted V maps-sorted Q
 
-S is what a switch pokes with the table in link order, as the linker
-leaves it; T with the table sorted by target address, as the series sorts
-it when the text is recorded (equal to P). SYSTEM_MAP defaults to the
-System.map beside VMLINUX. Python's standard library only.
+W and M are what a switch does with the table in link order, as the
+linker leaves it; V and Q with the table sorted by target address, as the
+series sorts it when the text is recorded (Q equals P). SYSTEM_MAP
+defaults to the System.map beside VMLINUX. Python's standard library
+only.
 """
 import os
 import struct
@@ -57,9 +62,18 @@ def symbols(path, names):
     return found
 
 
-def spans(pages):
-    """Pokes for sites visited in this page order: one per run of a page."""
-    return sum(1 for i, p in enumerate(pages) if i == 0 or pages[i - 1] != p)
+WINDOW = 512
+
+
+def windows(pages):
+    """(windows, page mappings) for sites visited in this page order."""
+    count, maps, first, mapped = 0, 0, None, set()
+    for p in pages:
+        if first is None or not 0 <= p - first < WINDOW:
+            count, first, mapped = count + 1, p, set()
+        if p not in mapped:
+            maps, mapped = maps + 1, mapped | {p}
+    return count, maps
 
 
 def main():
@@ -77,8 +91,10 @@ def main():
         if off and sym['_text'] <= target < sym['_etext']:
             targets.append(target)
     pages = [t >> PAGE_SHIFT for t in targets]
+    link, ordered = windows(pages), windows(sorted(pages))
     print(f'sites {len(targets)} pages {len(set(pages))} '
-          f'spans-link-order {spans(pages)} spans-sorted {spans(sorted(pages))}')
+          f'windows-link-order {link[0]} maps-link-order {link[1]} '
+          f'windows-sorted {ordered[0]} maps-sorted {ordered[1]}')
 
 
 if __name__ == '__main__':
