@@ -250,9 +250,9 @@ a window of text at a time (2412 sites on 442 pages, two windows, in
 the test configuration).  Under QEMU TCG a switch of those sites took
 21-24 ms (one text_poke() per page of sites: 46-182 ms on a loaded
 machine), most of it the emulator's cost of each store to code, and
-taking the last secondary vCPU away, switch included, took 0.85
-times as long as another CPU offline in the same guest (1.32 times for
-the 6.1 series on a quiet machine), not ten times.
+taking the last secondary vCPU away, switch included, took 0.95
+times as long as another CPU offline in the same guest (medians of 2;
+the 6.1 and 6.12 series: 0.95 and 1.09 times), not ten times.
 
 Gains: a one-vCPU guest runs without lock prefixes again after a scale
 down (a fork loop ran 1.06 times faster in UP code under TCG); vCPUs
@@ -282,7 +282,7 @@ Questions this series will be asked:
 - Why does SMP->UP come back, after 2013 removed it for making CPU
   offline ten times slower?  One mapping per window of text instead of
   one text_poke() per site: taking the last secondary vCPU away, switch
-  included, took 1.32 times one offline without a switch, not ten.
+  included, took 0.95 times one offline without a switch, not ten.
 - Why not udev?  Stock Linux never onlines a vCPU the toolstack adds:
   without a user-space helper it stays offline while the toolstack
   believes it runs; with one, the text still never goes back to UP.
