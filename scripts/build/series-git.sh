@@ -33,10 +33,7 @@ init)
 	mkdir -p "$dir"
 	git -C "$dir" init -q
 	# The patch files of the version, posted series first, then test-only.
-	patches=()
-	while read -r name; do
-		patches+=("$series_dir/$name")
-	done < <(linux_series_names all)
+	mapfile -t patches < <(linux_series_names all | sed "s#^#$series_dir/#")
 	# Every file a patch names, old or new side, that the pristine tree has.
 	sed -n -E 's#^(---|\+\+\+) [ab]/([^[:space:]]+).*#\2#p' "${patches[@]}" | sort -u |
 		while read -r f; do
