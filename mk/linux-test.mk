@@ -16,13 +16,14 @@
 #                                 linux-text-patchers),
 #                                 which the default configuration leaves out
 #   make test-linux CONFIG=debian the same with Debian's configuration
+#   make test-linux TYPE=pvh      the scenarios with PVH guests (mk/xen.mk)
 # Results in out/linux/<timestamp>/ (out/linux/latest); scripts/run/test-linux.sh
 # says what each step checks.
 
 .PHONY: test-linux
 
 test-linux: deps
-	@KVER=$(KVER) CONFIG=$(CONFIG) STOCK= XEN_BUSY=$(BUSY) bash $(TOP)/scripts/run/test-linux.sh $(TESTS)
+	@KVER=$(KVER) CONFIG=$(CONFIG) STOCK= XEN_BUSY=$(BUSY) GUEST_TYPE=$(TYPE) bash $(TOP)/scripts/run/test-linux.sh $(TESTS)
 
 # make test-linux-native [KVER=7.2]: the patched Linux booted natively in
 # QEMU, not under Xen, with KASAN (inline checks) and lockdep: UP text at

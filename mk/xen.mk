@@ -7,6 +7,10 @@
 #   make test-xen GUEST=linux   the same against the patched Linux 6.1 guest
 #                               (make linux builds it; the scenarios whose
 #                               "# guests:" line lacks linux report SKIP)
+#   make test-xen GUEST=linux TYPE=pvh   the same with PVH guests
+#                               (scripts/run/xen-run.sh -T; the scenarios
+#                               whose "# types:" line lacks pvh report SKIP;
+#                               the smpalt guest is PV only: refused)
 #   make test-xen N=200 SEED=7  soak scenario's calls and seed (default 50)
 #   make soak [N=1000] [SEED=]  tests/xen/soak.sh alone: N random vcpu-set
 #                               under load, Xen's view checked at each
@@ -56,6 +60,18 @@ BUSY ?=
 # The guest kind the scenarios run against (scripts/run/xen-run.sh -G), and
 # what each needs built besides the smpalt kernel.
 GUEST ?= smpalt
+# The type of every guest the scenarios create (xen-run.sh -T), here and
+# for make test-linux. The smpalt kernel has no PVH entry point: the
+# targets that boot it refuse pvh before building anything.
+TYPE ?= pv
+ifeq ($(filter pv pvh,$(TYPE)),)
+$(error TYPE=$(TYPE): pv (the default) or pvh)
+endif
+ifeq ($(TYPE),pvh)
+ifneq ($(filter soak $(if $(filter smpalt,$(GUEST)),test-xen),$(MAKECMDGOALS)),)
+$(error TYPE=pvh: the smpalt guest boots as PV only: its kernel has no PVH entry point (make test-xen GUEST=linux TYPE=pvh, make test-linux TYPE=pvh))
+endif
+endif
 XEN_GUEST_DEPS_linux := linux
 SEED ?=
 SOAK_N_DEFAULT := 1000
@@ -78,7 +94,7 @@ dom0-initrd: xen-fetch $(GUEST_ELF) $(DOM0_AUTOSCALER)
 test-xen: deps $(GUEST_ELF) $(GUEST_LU_ELF) $(DOM0_AUTOSCALER) $(XEN_GUEST_DEPS_$(GUEST))
 	@debs=$$(bash $(TOP)/scripts/build/xen-debs.sh) && \
 	SMPALT_DEBS="$$(echo $$debs)" XEN_BUSY=$(BUSY) XEN_SOAK_N=$(N) \
-		XEN_SOAK_SEED=$(SEED) $(XEN_RUN) -G $(GUEST) -g $(GUEST_ELF) $(TESTS)
+		XEN_SOAK_SEED=$(SEED) $(XEN_RUN) -G $(GUEST) -T $(TYPE) -g $(GUEST_ELF) $(TESTS)
 
 soak: deps $(GUEST_ELF) $(DOM0_AUTOSCALER)
 	@XEN_BUSY=$(BUSY) XEN_SOAK_N=$(or $(N),$(SOAK_N_DEFAULT)) \
@@ -102,10 +118,11 @@ dom0-initrd-systemd: xen-fetch
 	@SMPALT_DEBS="$$(echo $$(bash $(TOP)/scripts/build/xen-debs.sh))" \
 		bash $(TOP)/scripts/build/mkdom0-systemd.sh
 
-# Every guest on every host, one table (scripts/run/test-matrix.sh): make
-# test-xen on XEN=4.17 and XEN=4.20, make test-linux for each series version
-# (6.1 on both hosts, 6.12 and 7.2 on 4.20); results in
-# out/matrix/<timestamp>/ (matrix.md). CELLS="smpalt-4.20 linux-7.2-4.20"
+# Every guest on every host, one table (scripts/run/test-matrix.sh, which
+# declares the cells): make test-xen on XEN=4.17 and XEN=4.20, make
+# test-linux for each series version (6.1 on both hosts, 6.12 and 7.2 on
+# 4.20), and with TYPE=pvh (6.12 and 7.2 on 4.20, 7.2 on 4.17); results in
+# out/matrix/<timestamp>/ (matrix.md). CELLS="smpalt-4.20 linux-7.2-4.20-pvh"
 # runs some of them.
 .PHONY: test-matrix
 test-matrix: deps

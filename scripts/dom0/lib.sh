@@ -1,8 +1,8 @@
 # smpalt dom0 library (busybox ash), sourced by the dom0 init, the systemd
 # image's runner and every scenario (tests/xen/, tests/linux/) and demo.
 # A scenario is a script run with: SCENARIO (its name), GUEST_KIND (the
-# run's guest kind, driver.sh), RESULT_FILE, and this library already
-# sourced. It drives xl and xenstore and ends by
+# run's guest kind, driver.sh), GUEST_TYPE (its guests' type, pv or pvh),
+# RESULT_FILE, and this library already sourced. It drives xl and xenstore and ends by
 # calling `result STATUS [reason]` (SUCCESS, SKIP, FAILURE or ERROR).
 # A scenario that returns without calling result is an ERROR.
 #

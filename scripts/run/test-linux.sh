@@ -30,9 +30,14 @@
 # step 4 runs also the scenarios that need it ("# config: debug debian"),
 # which the default configuration leaves out, naming them.
 #
-# Usage: [KVER=...] [CONFIG=default|debug|debian] scripts/run/test-linux.sh
-# [scenario ...]   (default: all of step 4's)
-# Environment: KVER, CONFIG, LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU
+# With GUEST_TYPE=pvh (make test-linux TYPE=pvh) step 4 creates every
+# guest as PVH (scripts/run/xen-run.sh -T) and reports SKIP for the
+# scenarios whose "# types:" line lacks pvh.
+#
+# Usage: [KVER=...] [CONFIG=default|debug|debian] [GUEST_TYPE=pv|pvh]
+# scripts/run/test-linux.sh [scenario ...]   (default: all of step 4's)
+# Environment: KVER, CONFIG, GUEST_TYPE (pv, the default, or pvh),
+# LINUX_PRISTINE (the pristine tree), XEN_BUSY=1 (CPU
 # hogs beside QEMU, as for make test-xen). Results in
 # out/linux/<timestamp>/ (out/linux/latest).
 set -uo pipefail
@@ -47,10 +52,16 @@ DOMU_DIR=$LINUX_DOMU_SMPALT
 
 . "$TOP/scripts/lib/tally.sh"
 
+GUEST_TYPE=${GUEST_TYPE:-pv}
+case $GUEST_TYPE in
+pv | pvh) ;;
+*) die "GUEST_TYPE='$GUEST_TYPE': pv or pvh" ;;
+esac
+
 results_dir "$TOP/out/linux"
 RUN_DIR=$RESULTS_DIR
 T0=$(date +%s)
-echo "test-linux: Linux $KVER (patches/linux-$KVER), configuration $LINUX_CONFIG, results in $RUN_DIR"
+echo "test-linux: Linux $KVER (patches/linux-$KVER), ${GUEST_TYPE^^} guests, configuration $LINUX_CONFIG, results in $RUN_DIR"
 
 # --- 1. the patched kernel; a kernel left in the cache by an earlier build
 # is not used when this one fails.
@@ -195,7 +206,7 @@ fi
 
 # --- 4. the scenarios, one Xen boot
 LINUX_SMPALT_DIR=$domu XEN_OUT=$RUN_DIR/xen \
-	bash "$TOP/scripts/run/xen-run.sh" -s linux "$@" 2>&1 | tee "$RUN_DIR/xen-run.txt"
+	bash "$TOP/scripts/run/xen-run.sh" -s linux -T "$GUEST_TYPE" "$@" 2>&1 | tee "$RUN_DIR/xen-run.txt"
 rc=${PIPESTATUS[0]}
 tally_read "$RUN_DIR/xen-run.txt"
 f=$((read_failed + read_skipped))

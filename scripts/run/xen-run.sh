@@ -16,13 +16,16 @@
 # killed on exit, Ctrl-C and timeout included.
 #
 # Usage: scripts/run/xen-run.sh [-g GUEST_ELF] [-s SUITE] [-G GUEST]
-#                               [scenario ...]
+#                               [-T TYPE] [scenario ...]
 #   -s SUITE       which scenarios run by default, and against which guest:
 #                  xen (the default): every tests/xen/*.sh, guest smpalt;
 #                  linux (make test-linux): every tests/linux/*.sh and every
 #                  tests/xen/*.sh whose guests include linux, guest linux
 #   -G GUEST       the guest kind the scenarios run against: smpalt or
 #                  linux (the patched Linux 6.1 guest); default: the suite's
+#   -T TYPE        the type of every guest the scenarios create: pv (the
+#                  default) or pvh (the Linux guests; the smpalt kernel has
+#                  no PVH entry point and is refused); default: GUEST_TYPE
 #   scenario       a tests/xen/<name>.sh or tests/linux/<name>.sh, or a
 #                  scripts/dom0/demo-*.sh (make demo); by default the
 #                  suite's, less the slow benchmarks, bench-*.sh, which run
@@ -30,11 +33,14 @@
 # A scenario's header line "# guests: KIND..." names the guest kinds it
 # applies to (none: smpalt for tests/xen/ and the demos, linux for
 # tests/linux/); against any other it is not run but reported SKIP, with
-# the reason.
+# the reason. So is one whose header line "# types: TYPE..." (none: pv
+# pvh) lacks this run's type.
 # Environment:
 #   XEN                   the host: 4.17 (default) or 4.20; dom0 learns it as
 #                         smpalt.xen=<version> on its command line
 #   GUEST_ELF             the guest kernel (or -g); none: guest scenarios SKIP
+#   GUEST_TYPE            the guests' type (or -T): pv (default) or pvh; dom0
+#                         learns it as smpalt.type=<type> on its command line
 #   LINUX_SMPALT_DIR      the patched Linux guest (DIR/vmlinuz, DIR/initrd.gz:
 #                         scripts/build/mk-linux-smpalt-domu.sh), carried by
 #                         scripts/build/mkinitramfs.sh; unset with guest linux:
@@ -131,14 +137,19 @@ TESTS_SEP=:
 # The guest kinds a scenario can run against: each has a driver in the dom0
 # library (scripts/dom0/lib/driver.sh).
 GUEST_KINDS="smpalt linux"
+# The guest types: every guest a scenario creates is of the run's type
+# (scripts/dom0/lib/guest.sh, domain_create).
+GUEST_TYPES="pv pvh"
 
 GUEST_ELF=${GUEST_ELF:-}
 SUITE=xen
 GUEST_KIND=
+GUEST_TYPE=${GUEST_TYPE:-pv}
 scenarios=()
 opt_value -g GUEST_ELF "a path"
 opt_value -s SUITE "a suite (xen or linux)"
 opt_value -G GUEST_KIND "a guest kind ($GUEST_KINDS)"
+opt_value -T GUEST_TYPE "a guest type ($GUEST_TYPES)"
 opt_rest scenarios
 parse_args "$@"
 case $SUITE in xen | linux) ;; *) die "unknown suite '$SUITE' (xen or linux)" ;; esac
@@ -149,6 +160,13 @@ fi
 case " $GUEST_KINDS " in *" $GUEST_KIND "*) ;;
 *) die "unknown guest '$GUEST_KIND' (one of: $GUEST_KINDS)" ;;
 esac
+case " $GUEST_TYPES " in *" $GUEST_TYPE "*) ;;
+*) die "unknown guest type '$GUEST_TYPE' (one of: $GUEST_TYPES)" ;;
+esac
+# The smpalt kernel has only the PV entry (arch-xen/): as a PVH guest it
+# would not boot, and every scenario would fail for that one reason.
+[ "$GUEST_KIND" != smpalt ] || [ "$GUEST_TYPE" = pv ] ||
+	die "the smpalt guest boots as PV only: its kernel has no PVH entry point; type $GUEST_TYPE needs guest linux (make test-xen GUEST=linux TYPE=$GUEST_TYPE, make test-linux TYPE=$GUEST_TYPE)"
 
 # scenario_file NAME: the script of scenario NAME, empty when none.
 scenario_file() {
@@ -177,6 +195,20 @@ scenario_guests() {
 # applies NAME KIND: scenario NAME runs against guest KIND.
 applies() {
 	case " $(scenario_guests "$1") " in *" $2 "*) return 0 ;; esac
+	return 1
+}
+
+# scenario_types NAME: the guest types NAME applies to, from its header
+# line "# types: TYPE..."; without one, every type.
+scenario_types() {
+	local t
+	t=$(sed -n 's/^# types: *//p' "$(scenario_file "$1")" | head -1)
+	echo "${t:-$GUEST_TYPES}"
+}
+
+# applies_type NAME TYPE: scenario NAME runs with guests of type TYPE.
+applies_type() {
+	case " $(scenario_types "$1") " in *" $2 "*) return 0 ;; esac
 	return 1
 }
 
@@ -216,6 +248,11 @@ for s in "${scenarios[@]}"; do
 	for g in $(scenario_guests "$s"); do
 		case " $GUEST_KINDS " in *" $g "*) ;;
 		*) die "scenario '$s': unknown guest '$g' in its '# guests:' line (one of: $GUEST_KINDS)" ;;
+		esac
+	done
+	for t in $(scenario_types "$s"); do
+		case " $GUEST_TYPES " in *" $t "*) ;;
+		*) die "scenario '$s': unknown guest type '$t' in its '# types:' line (one of: $GUEST_TYPES)" ;;
 		esac
 	done
 done
@@ -258,21 +295,21 @@ if [ "${LIBVIRT:-0}" != 1 ] && [ -z "$DOM0" ]; then
 		trap 'rm -f "$boots_log"' EXIT
 		rc=0
 		if [ ${#plain[@]} -gt 0 ]; then
-			DOM0=busybox bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" \
+			DOM0=busybox bash "$0" ${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" -T "$GUEST_TYPE" \
 				"${plain[@]}" | tee "$boots_log" || rc=1
 			echo
 		fi
 		if [ ${#with_libvirt[@]} -gt 0 ]; then
 			echo "xen-run: boot with libvirt: ${with_libvirt[*]}"
 			LIBVIRT=1 XEN_OUT=${XEN_OUT:+$XEN_OUT-libvirt} bash "$0" \
-				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" "${with_libvirt[@]}" |
+				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" -T "$GUEST_TYPE" "${with_libvirt[@]}" |
 				tee -a "$boots_log" || rc=1
 			echo
 		fi
 		if [ ${#with_systemd[@]} -gt 0 ]; then
 			echo "xen-run: boot of the systemd dom0: ${with_systemd[*]}"
 			DOM0=systemd XEN_OUT=${XEN_OUT:+$XEN_OUT-systemd} bash "$0" \
-				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" "${with_systemd[@]}" |
+				${GUEST_ELF:+-g "$GUEST_ELF"} -s "$SUITE" -G "$GUEST_KIND" -T "$GUEST_TYPE" "${with_systemd[@]}" |
 				tee -a "$boots_log" || rc=1
 			echo
 		fi
@@ -287,15 +324,19 @@ fi
 export LIBVIRT=${LIBVIRT:-0}
 export DOM0=${DOM0:-busybox}
 
-# --- the scenarios that do not apply to this run's guest: SKIP, not run.
+# --- the scenarios that do not apply to this run's guest or its type:
+# SKIP, not run.
 declare -A status=() reason=()
 to_run=()
 for s in "${scenarios[@]}"; do
-	if applies "$s" "$GUEST_KIND"; then
-		to_run+=("$s")
-	else
+	if ! applies "$s" "$GUEST_KIND"; then
 		status[$s]=SKIP
 		reason[$s]="for guest(s) $(scenario_guests "$s") only, this run's guest is $GUEST_KIND"
+	elif ! applies_type "$s" "$GUEST_TYPE"; then
+		status[$s]=SKIP
+		reason[$s]="for type(s) $(scenario_types "$s") only, this run's guests are $GUEST_TYPE"
+	else
+		to_run+=("$s")
 	fi
 done
 if [ ${#to_run[@]} -eq 0 ]; then
@@ -465,14 +506,15 @@ fi
 
 tests_arg=$(IFS=$TESTS_SEP; echo "${to_run[*]}")
 dom0_args="$DOM0_CMDLINE smpalt.xen=$XEN_VERSION smpalt.tests=$tests_arg"
-dom0_args+=" smpalt.guest=$GUEST_KIND smpalt.timeout=$scenario_default_limit"
+dom0_args+=" smpalt.guest=$GUEST_KIND smpalt.type=$GUEST_TYPE"
+dom0_args+=" smpalt.timeout=$scenario_default_limit"
 dom0_args+="$dom0_limits smpalt.soak.n=$XEN_SOAK_N smpalt.soak.seed=$XEN_SOAK_SEED"
 case " ${to_run[*]} " in *" soak "*)
 	stage "soak: seed $XEN_SOAK_SEED, $XEN_SOAK_N vcpu-set calls (repeat with N=$XEN_SOAK_N SEED=$XEN_SOAK_SEED), limit $(scenario_limit soak)s" ;;
 esac
 skipped_note=
 [ ${#to_run[@]} -eq ${#scenarios[@]} ] ||
-	skipped_note=", $((${#scenarios[@]} - ${#to_run[@]})) not for this guest (SKIP)"
+	skipped_note=", $((${#scenarios[@]} - ${#to_run[@]})) not for this guest or type (SKIP)"
 
 # qmp_hmp COMMAND...: run each HMP command in the QEMU of this run through
 # its QMP socket and print what it answers (the stall diagnostics).
@@ -519,7 +561,7 @@ boot_once() {
 	: >"$SERIAL"
 	status=() reason=()
 	[ "$XEN_BUSY" != 1 ] || start_hogs
-	stage "qemu start: guest $GUEST_KIND, ${#to_run[@]} scenario(s): ${to_run[*]}$skipped_note (hard limit ${RUN_TIMEOUT}s)"
+	stage "qemu start: guest $GUEST_KIND, type $GUEST_TYPE, ${#to_run[@]} scenario(s): ${to_run[*]}$skipped_note (hard limit ${RUN_TIMEOUT}s)"
 	Tq=$(date +%s)
 	# fd 9 (the lock) is not passed on: only this script holds it. No network
 	# card: dom0 needs none, and skipping its option ROM saves boot time.

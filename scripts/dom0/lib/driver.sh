@@ -3,7 +3,10 @@
 # over to the driver of this run's guest kind, GUEST_KIND (smpalt, the
 # default, or linux: `make test-xen GUEST=linux`, which the harness passes
 # as smpalt.guest= on the dom0 command line and the runner into every
-# scenario; GUEST itself is the domain's name).
+# scenario; GUEST itself is the domain's name). The guests' type,
+# GUEST_TYPE (pv, the default, or pvh: TYPE=pvh, passed the same way as
+# smpalt.type=), is not the driver's business: domain_create (guest.sh)
+# gives every guest it creates the run's type.
 #
 # A driver is a set of functions named <kind>_<operation>
 # (guest-smpalt.sh, guest-linux.sh); every kind provides them all:
@@ -41,6 +44,20 @@
 # guest_kind: this run's guest kind.
 guest_kind() {
 	echo "${GUEST_KIND:-smpalt}"
+}
+
+# The guest types a run can have.
+GUEST_TYPES="pv pvh"
+
+# guest_type: the type of this run's guests, pv or pvh.
+guest_type() {
+	echo "${GUEST_TYPE:-pv}"
+}
+
+# guest_type_ok TYPE: TYPE is one of GUEST_TYPES.
+guest_type_ok() {
+	case " $GUEST_TYPES " in *" $1 "*) return 0 ;; esac
+	return 1
 }
 
 # guest_pick KIND=VALUE...: print the VALUE given for this run's guest kind,

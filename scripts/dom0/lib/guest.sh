@@ -9,14 +9,26 @@ require_guest() {
 }
 
 # domain_create [-p] CFG [xl key=value ...]: create this scenario's guest
-# from the xl config CFG (-p: paused, as xl create -p), named
-# smpalt-<scenario> so that each scenario has its own console log. Sets
-# GUEST, DOMID, CONSOLE_LOG and CREATE_CS.
+# from the xl config CFG (-p: paused, as xl create -p) as a guest of the
+# run's type (guest_type), named smpalt-<scenario> so that each scenario
+# has its own console log. Sets GUEST, DOMID, CONSOLE_LOG and CREATE_CS.
+#
+# The configs of xl-configs/ all say type = "pv". For pvh, type="pvh" goes
+# after the caller's keys: xl appends the key=value arguments of xl create
+# to the config's text before parsing it, and the last assignment of a key
+# wins. With it tsc_mode="native": in the default mode Xen intercepts the
+# guest's RDTSCP under QEMU TCG (it emulates the TSC there), and its SVM
+# code cannot get that instruction's length from QEMU's SVM ("SVM Insn len
+# emulation failed ... 0f 01 f9" in xl dmesg): the guest dies at boot.
+# Native, the guest reads the TSC itself and Xen intercepts nothing.
 domain_create() {
-	local paused='' cfg
+	local paused='' cfg type
 	[ "$1" != -p ] || { paused=-p; shift; }
 	cfg=$1
 	shift
+	case $(guest_type) in
+	pvh) set -- "$@" 'type="pvh"' 'tsc_mode="native"' ;;
+	esac
 	GUEST=smpalt-$SCENARIO
 	CONSOLE_LOG=$CONSOLE_DIR/guest-$GUEST.log
 	rm -f "$CONSOLE_LOG"
@@ -27,6 +39,13 @@ domain_create() {
 		fail "xl create failed"
 	DOMID=$(xl domid "$GUEST" 2>/dev/null) || fail "xl domid $GUEST failed after create"
 	log "created $GUEST as domain $DOMID in $(since "$CREATE_CS") s"
+	# A type key xl did not take would test the wrong guest unnoticed.
+	if [ "$(guest_type)" != pv ]; then
+		type=$(domain_type)
+		[ "$type" = "$(guest_type)" ] ||
+			fail "xl create: $GUEST is a '${type:-<unknown>}' domain (xl list -l), expected $(guest_type)"
+		log "$GUEST is a $type domain (xl list -l)"
+	fi
 }
 
 # guest_create [xl key=value ...]: domain_create of SMPALT_CFG (the smpalt

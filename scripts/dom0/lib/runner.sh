@@ -52,15 +52,23 @@ run_guest_kind() {
 	cmdline_value 'smpalt\.guest' smpalt
 }
 
+# run_guest_type: the type of this run's guests, smpalt.type= on the dom0
+# command line (scripts/run/xen-run.sh -T), pv by default; the scenarios
+# get it as GUEST_TYPE (driver.sh), domain_create applies it (guest.sh).
+run_guest_type() {
+	cmdline_value 'smpalt\.type' pv
+}
+
 # run_scenario NAME: run $SCENARIO_DIR/NAME.sh under a time limit, with the
-# run's guest kind (the harness has left out, as SKIP, every scenario whose
-# "# guests:" do not include it), then send its log, the guest consoles and
-# a xenstore dump, then its result line.
+# run's guest kind and type (the harness has left out, as SKIP, every
+# scenario whose "# guests:" or "# types:" do not include them), then send
+# its log, the guest consoles and a xenstore dump, then its result line.
 run_scenario() {
 	local name=$1 script=$SCENARIO_DIR/$1.sh rf=$RESULTS_DIR/$1.result
-	local logf=$RESULTS_DIR/$1.log limit rc status reason start kind
+	local logf=$RESULTS_DIR/$1.log limit rc status reason start kind type
 	limit=$(scenario_timeout "$name")
 	kind=$(run_guest_kind)
+	type=$(run_guest_type)
 	echo "@@SMPALT START $name"
 	start=$(now_cs)
 	rm -f "$rf"
@@ -70,8 +78,12 @@ run_scenario() {
 	elif ! guest_driver_ok "$kind"; then
 		echo "ERROR no driver for guest kind '$kind' (smpalt.guest=; scripts/dom0/lib/driver.sh)" >"$rf"
 		: >"$logf"
+	elif ! guest_type_ok "$type"; then
+		echo "ERROR unknown guest type '$type' (smpalt.type=: $GUEST_TYPES)" >"$rf"
+		: >"$logf"
 	else
-		SCENARIO=$name GUEST_KIND=$kind RESULT_FILE=$rf timeout -s KILL "$limit" \
+		SCENARIO=$name GUEST_KIND=$kind GUEST_TYPE=$type RESULT_FILE=$rf \
+			timeout -s KILL "$limit" \
 			sh -c ". $SMPALT_DIR/lib.sh; . $script" >"$logf" 2>&1 </dev/null
 		rc=$?
 		if [ ! -s "$rf" ]; then

@@ -7,6 +7,14 @@ domain_state() {
 	xl list "${1:-$GUEST}" 2>/dev/null | awk 'NR == 2 { print $5 }'
 }
 
+# domain_type [NAME]: the domain's type as its toolstack config holds it
+# (pv, pvh, hvm: the first "type" of `xl list -l`, c_info's), empty when xl
+# cannot tell.
+domain_type() {
+	xl list -l "${1:-$GUEST}" 2>/dev/null |
+		sed -n 's/^ *"type": "\([a-z]*\)".*/\1/p' | head -1
+}
+
 # wait_domain_gone [TIMEOUT] [NAME]: returns 1 if still listed after TIMEOUT.
 wait_domain_gone() {
 	local timeout=${1:-$DEFAULT_GONE_TIMEOUT} name=${2:-$GUEST} end
