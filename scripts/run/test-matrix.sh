@@ -1,18 +1,19 @@
 #!/bin/bash
-# Every guest on every Xen host the harness knows, and one table of it all:
+# Every guest on every Xen host the harness knows, of either guest type,
+# and one table of it all. The cells are declared once, in CELLS below,
+# one a line: "guest kver xen type", from which each cell's name, command
+# and description follow:
 #
-#   cell             what it runs
-#   smpalt-4.17      make test-xen XEN=4.17    the smpalt guest, Debian 12 dom0
-#   smpalt-4.20      make test-xen XEN=4.20    the smpalt guest, Debian 13 dom0
-#   linux-6.1-4.17   make test-linux KVER=6.1 XEN=4.17   the patched Linux
-#   linux-6.1-4.20   make test-linux KVER=6.1 XEN=4.20   guest, one cell per
-#   linux-6.12-4.20  make test-linux KVER=6.12 XEN=4.20  series version
-#   linux-7.2-4.20   make test-linux KVER=7.2 XEN=4.20   (6.12 and 7.2 on the
-#                                                        host that ships them)
+#   smpalt - XEN pv      smpalt-XEN            make test-xen XEN=XEN
+#   linux KVER XEN pv    linux-KVER-XEN        make test-linux KVER=KVER XEN=XEN
+#   ... TYPE (not pv)    the same name + -TYPE the same command + TYPE=TYPE
 #
-# one after the other (each boots QEMU; a cell's failure does not stop the
-# others). Each cell's output goes to out/matrix/<timestamp>/<cell>.log;
-# at the end the table (cell, passed, failed, skipped, time) is printed and
+# (the smpalt guest on both hosts; the patched Linux guest, one cell per
+# series version, 6.12 and 7.2 on the host that ships them; PVH guests of
+# the newer versions, 7.2 on either host). The cells run one after the
+# other (each boots QEMU; a cell's failure does not stop the others).
+# Each cell's output goes to out/matrix/<timestamp>/<cell>.log; at the end
+# the table (cell, type, passed, failed, skipped, time) is printed and
 # written as Markdown to out/matrix/<timestamp>/matrix.md (out/matrix/latest
 # points at the last run). The last line is the total "N passed, N failed":
 # a skipped scenario did not run, so it counts as a failure (as in make test).
@@ -24,23 +25,48 @@ set -uo pipefail
 cd "$TOP"
 . scripts/lib/tally.sh
 
-declare -A CMD=(
-	[smpalt-4.17]="make --no-print-directory test-xen XEN=4.17"
-	[smpalt-4.20]="make --no-print-directory test-xen XEN=4.20"
-	[linux-6.1-4.17]="make --no-print-directory test-linux KVER=6.1 XEN=4.17"
-	[linux-6.1-4.20]="make --no-print-directory test-linux KVER=6.1 XEN=4.20"
-	[linux-6.12-4.20]="make --no-print-directory test-linux KVER=6.12 XEN=4.20"
-	[linux-7.2-4.20]="make --no-print-directory test-linux KVER=7.2 XEN=4.20"
-)
-ALL=(smpalt-4.17 smpalt-4.20 linux-6.1-4.17 linux-6.1-4.20 linux-6.12-4.20 linux-7.2-4.20)
-declare -A WHAT=(
-	[smpalt-4.17]="smpalt guest, Xen 4.17 (Debian 12 dom0)"
-	[smpalt-4.20]="smpalt guest, Xen 4.20 (Debian 13 dom0)"
-	[linux-6.1-4.17]="Linux 6.1 guest, Xen 4.17 (Debian 12 dom0)"
-	[linux-6.1-4.20]="Linux 6.1 guest, Xen 4.20 (Debian 13 dom0)"
-	[linux-6.12-4.20]="Linux 6.12 guest, Xen 4.20 (Debian 13 dom0)"
-	[linux-7.2-4.20]="Linux 7.2 guest, Xen 4.20 (Debian 13 dom0)"
-)
+# guest kver xen type ("-": the smpalt guest has no Linux version)
+CELLS="
+smpalt -    4.17 pv
+smpalt -    4.20 pv
+linux  6.1  4.17 pv
+linux  6.1  4.20 pv
+linux  6.12 4.20 pv
+linux  7.2  4.20 pv
+linux  6.12 4.20 pvh
+linux  7.2  4.20 pvh
+linux  7.2  4.17 pvh
+"
+# The Debian release whose dom0 each Xen host boots (scripts/lib/xen-host.sh).
+declare -A DEBIAN=([4.17]=12 [4.20]=13)
+
+# Each cell's command, description and type, by its name, in CELLS' order.
+ALL=()
+declare -A CMD=() WHAT=() CELL_TYPE=()
+while read -r guest kver xen type; do
+	[ -n "$guest" ] || continue
+	case $guest in
+	smpalt)
+		name=smpalt-$xen
+		cmd="make --no-print-directory test-xen XEN=$xen"
+		what="smpalt guest"
+		;;
+	linux)
+		name=linux-$kver-$xen
+		cmd="make --no-print-directory test-linux KVER=$kver XEN=$xen"
+		what="Linux $kver guest"
+		;;
+	*) die "CELLS: unknown guest '$guest' (smpalt or linux)" ;;
+	esac
+	if [ "$type" != pv ]; then
+		name+=-$type
+		cmd+=" TYPE=$type"
+	fi
+	ALL+=("$name")
+	CMD[$name]=$cmd
+	WHAT[$name]="$what, Xen $xen (Debian ${DEBIAN[$xen]} dom0)"
+	CELL_TYPE[$name]=$type
+done <<<"$CELLS"
 
 cells=("$@")
 [ ${#cells[@]} -gt 0 ] || cells=("${ALL[@]}")
@@ -62,16 +88,16 @@ matrix_md() {
 	local c
 	echo "# Test matrix $stamp"
 	echo
-	echo "Guests x Xen hosts of the Xen-in-QEMU harness (scripts/run/test-matrix.sh);"
+	echo "Guests x Xen hosts x guest types of the Xen-in-QEMU harness (scripts/run/test-matrix.sh);"
 	echo "each cell's output in \`<cell>.log\` beside this file."
 	echo
-	echo "| cell | what | passed | failed | skipped | time |"
-	echo "|------|------|-------:|-------:|--------:|-----:|"
+	echo "| cell | what | type | passed | failed | skipped | time |"
+	echo "|------|------|------|-------:|-------:|--------:|-----:|"
 	for c in "${cells[@]}"; do
 		if [ -n "${T[$c]:-}" ]; then
-			echo "| $c | ${WHAT[$c]} | ${P[$c]} | ${F[$c]} | ${S[$c]} | $(mmss "${T[$c]}") |"
+			echo "| $c | ${WHAT[$c]} | ${CELL_TYPE[$c]} | ${P[$c]} | ${F[$c]} | ${S[$c]} | $(mmss "${T[$c]}") |"
 		else
-			echo "| $c | ${WHAT[$c]} | not run | | | |"
+			echo "| $c | ${WHAT[$c]} | ${CELL_TYPE[$c]} | not run | | | |"
 		fi
 	done
 	echo
@@ -81,9 +107,9 @@ matrix_md() {
 
 declare -A P F S T
 # A clean make environment for each cell: not this make's variables.
-unset MAKEFLAGS MFLAGS MAKELEVEL XEN
+unset MAKEFLAGS MFLAGS MAKELEVEL XEN TYPE GUEST_TYPE
 for c in "${cells[@]}"; do
-	echo "=== matrix cell $c: ${WHAT[$c]}: ${CMD[$c]}"
+	echo "=== matrix cell $c: ${WHAT[$c]}, ${CELL_TYPE[$c]}: ${CMD[$c]}"
 	t0=$(date +%s)
 	${CMD[$c]} 2>&1 | tee "$DIR/$c.log"
 	rc=${PIPESTATUS[0]}
@@ -100,9 +126,9 @@ for c in "${cells[@]}"; do
 done
 
 echo "=== test matrix (out/matrix/$(basename "$DIR")/matrix.md)"
-printf '%-16s %7s %7s %8s %8s\n' cell passed failed skipped time
+printf '%-19s %-4s %7s %7s %8s %8s\n' cell type passed failed skipped time
 for c in "${cells[@]}"; do
-	printf '%-16s %7s %7s %8s %8s\n' "$c" "${P[$c]}" "${F[$c]}" "${S[$c]}" "$(mmss "${T[$c]}")"
+	printf '%-19s %-4s %7s %7s %8s %8s\n' "$c" "${CELL_TYPE[$c]}" "${P[$c]}" "${F[$c]}" "${S[$c]}" "$(mmss "${T[$c]}")"
 	tally_add "${P[$c]}" $((F[$c] + S[$c]))
 done
 tally_end
