@@ -51,7 +51,8 @@ wait_domain_state() {
 # online, from `xl vcpu-list`. xl 4.17 prints one row per vCPU: Name ID
 # VCPU CPU State Time(s) Affinity...; an offline vCPU (VPF_down, what
 # VCPUOP_is_up calls down) has CPU "-" and state "--p", an online one a
-# CPU number and a state without the "p" ("r--", "-b-", "---"). Returns 1,
+# CPU number and a state without the "p" ("r--", "-b-", "---"); PV and
+# PVH guests alike (a vCPU a PVH Linux offlines is "-  --p" too). Returns 1,
 # printing nothing, when xl fails or prints a row that is neither (the
 # count would be a guess).
 xen_online_vcpus() {
