@@ -32,7 +32,7 @@ SUITES=(
 # much longer on a loaded machine; tests/xen/README.md, "Xen 4.20"; the Linux
 # 6.12 and 7.2 series each need their own two kernel builds): named at the
 # end.
-LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-6.1-4.20 (make test-linux XEN=4.20), linux-6.12-4.20 (make test-linux KVER=6.12 XEN=4.20), linux-7.2-4.20 (make test-linux KVER=7.2 XEN=4.20)"
+LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-6.1-4.20 (make test-linux XEN=4.20), linux-6.12-4.20 (make test-linux KVER=6.12 XEN=4.20), linux-7.2-4.20 (make test-linux KVER=7.2 XEN=4.20), and the PVH cells linux-6.12-4.20-pvh, linux-7.2-4.20-pvh, linux-7.2-4.17-pvh (make test-linux KVER=... XEN=... TYPE=pvh)"
 # The Linux guest's debug configuration (modules, kprobes, the function
 # tracer, lockdep; docs/linux.md): its own kernel build and a slower guest,
 # run by its own command only.

@@ -58,6 +58,10 @@ pv | pvh) ;;
 *) die "GUEST_TYPE='$GUEST_TYPE': pv or pvh" ;;
 esac
 
+case " $LINUX_TYPES " in *" ${GUEST_TYPE:-pv} "*) ;;
+*) die "TYPE=${GUEST_TYPE:-pv}: the Linux $KVER series serves ${LINUX_TYPES// / and } guests only (KVER=6.12 or 7.2 for PVH)" ;;
+esac
+
 results_dir "$TOP/out/linux"
 RUN_DIR=$RESULTS_DIR
 T0=$(date +%s)

@@ -34,7 +34,8 @@
 # applies to (none: smpalt for tests/xen/ and the demos, linux for
 # tests/linux/); against any other it is not run but reported SKIP, with
 # the reason. So is one whose header line "# types: TYPE..." (none: pv
-# pvh) lacks this run's type.
+# pvh) lacks this run's type. A header line "# limit: SECONDS" is the
+# scenario's own time limit inside dom0 (none: XEN_SCENARIO_TIMEOUT).
 # Environment:
 #   XEN                   the host: 4.17 (default) or 4.20; dom0 learns it as
 #                         smpalt.xen=<version> on its command line
@@ -120,14 +121,6 @@ XEN_SOAK_N=${XEN_SOAK_N:-50}
 XEN_SOAK_SEED=${XEN_SOAK_SEED:-}
 SOAK_BASE_LIMIT=180         # boot, workload, counters check, upload
 SOAK_STEP_LIMIT=8           # per vcpu-set call (3.6 s seen on a loaded machine)
-# tests/linux/: two boots of the patched guest, two saves and restores, or
-# a failed bring-up and vcpu-set round trips with counters checks
-# (linux-boot-race: four boots, one and a half times this).
-LINUX_LONG_LIMIT=600
-# installed-systemd: dpkg -i, two guests scaled, a reload, a watchdog
-# period, xenstored killed and the daemon restarted (233-270 s at a load
-# of 2; the part before xenstored's death alone 101-146 s from run to run).
-INSTALLED_SYSTEMD_LIMIT=450
 XEN_BUSY=${XEN_BUSY:-0}
 BUSY_LIMIT_FACTOR=2         # hogs on every core: QEMU gets about half
 # The scenario list separator on the dom0 command line (QEMU's -initrd
@@ -177,12 +170,18 @@ scenario_file() {
 	done
 }
 
+# scenario_header NAME KEY: the value of scenario NAME's header line
+# "# KEY: VALUE" (guests, types, config, limit), empty when it has none.
+scenario_header() {
+	sed -n "s/^# $2: *//p" "$(scenario_file "$1")" | head -1
+}
+
 # scenario_guests NAME: the guest kinds NAME applies to, from its header
 # line "# guests: KIND..."; without one, its folder's guest.
 scenario_guests() {
 	local f g
 	f=$(scenario_file "$1")
-	g=$(sed -n 's/^# guests: *//p' "$f" | head -1)
+	g=$(scenario_header "$1" guests)
 	if [ -n "$g" ]; then
 		echo "$g"
 	elif [ "$(dirname "$f")" = "$TOP/tests/linux" ]; then
@@ -202,7 +201,7 @@ applies() {
 # line "# types: TYPE..."; without one, every type.
 scenario_types() {
 	local t
-	t=$(sed -n 's/^# types: *//p' "$(scenario_file "$1")" | head -1)
+	t=$(scenario_header "$1" types)
 	echo "${t:-$GUEST_TYPES}"
 }
 
@@ -230,7 +229,7 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 	# of those (make test-linux CONFIG=...); named otherwise.
 	left= need=
 	for i in "${!scenarios[@]}"; do
-		cfgs=$(sed -n 's/^# config: *//p' "$(scenario_file "${scenarios[$i]}")" | head -1)
+		cfgs=$(scenario_header "${scenarios[$i]}" config)
 		[ -n "$cfgs" ] || continue
 		case " $cfgs " in *" ${CONFIG:-default} "*) continue ;; esac
 		left="$left ${scenarios[$i]}" need=$cfgs
@@ -238,6 +237,16 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 	done
 	[ -z "$left" ] ||
 		echo "xen-run: left out, they need another configuration of the Linux guest (make test-linux CONFIG=${need// / or CONFIG=}):$left"
+	# Likewise the scenarios for other guest types only ("# types:"),
+	# named: they run with TYPE= one of theirs.
+	left= need=
+	for i in "${!scenarios[@]}"; do
+		applies_type "${scenarios[$i]}" "$GUEST_TYPE" && continue
+		left="$left ${scenarios[$i]}" need=$(scenario_types "${scenarios[$i]}")
+		unset "scenarios[$i]"
+	done
+	[ -z "$left" ] ||
+		echo "xen-run: left out, they are for other guest types (TYPE=${need// / or TYPE=}):$left"
 	scenarios=("${scenarios[@]}")
 fi
 [ ${#scenarios[@]} -gt 0 ] || die "no scenarios (tests/$SUITE/ is empty)"
@@ -245,6 +254,9 @@ for s in "${scenarios[@]}"; do
 	[[ $s =~ ^[A-Za-z0-9_-]+$ ]] || die "bad scenario name '$s'"
 	[ -n "$(scenario_file "$s")" ] ||
 		die "no scenario '$s' (tests/xen/$s.sh, tests/linux/$s.sh)"
+	lim=$(scenario_header "$s" limit)
+	[ -z "$lim" ] || [[ $lim =~ ^[1-9][0-9]*$ ]] ||
+		die "scenario '$s': '# limit: $lim' is not a number of seconds"
 	for g in $(scenario_guests "$s"); do
 		case " $GUEST_KINDS " in *" $g "*) ;;
 		*) die "scenario '$s': unknown guest '$g' in its '# guests:' line (one of: $GUEST_KINDS)" ;;
@@ -360,15 +372,17 @@ scenario_default_limit=$((XEN_SCENARIO_TIMEOUT * limit_factor))
 
 # scenario_limit NAME: seconds NAME may take inside dom0.
 scenario_limit() {
-	case $1 in
-	soak) echo $(((SOAK_BASE_LIMIT + XEN_SOAK_N * SOAK_STEP_LIMIT) * limit_factor)) ;;
-	linux-boot-up | linux-save-restore | linux-failed-bringup | linux-modules | \
-		linux-text-patchers | linux-frontend-queues)
-		echo $((LINUX_LONG_LIMIT * limit_factor)) ;;
-	linux-boot-race) echo $((LINUX_LONG_LIMIT * 3 / 2 * limit_factor)) ;;
-	installed-systemd) echo $((INSTALLED_SYSTEMD_LIMIT * limit_factor)) ;;
-	*) echo "$scenario_default_limit" ;;
-	esac
+	local own
+	if [ "$1" = soak ]; then
+		echo $(((SOAK_BASE_LIMIT + XEN_SOAK_N * SOAK_STEP_LIMIT) * limit_factor))
+		return
+	fi
+	own=$(scenario_header "$1" limit)
+	if [ -n "$own" ]; then
+		echo $((own * limit_factor))
+	else
+		echo "$scenario_default_limit"
+	fi
 }
 default_timeout=$BOOT_ALLOWANCE
 dom0_limits=

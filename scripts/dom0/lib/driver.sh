@@ -60,18 +60,31 @@ guest_type_ok() {
 	return 1
 }
 
-# guest_pick KIND=VALUE...: print the VALUE given for this run's guest kind,
-# for a per-guest line in a scenario: TOGGLES=$(guest_pick smpalt=15 linux=5).
-# No value for the kind is an ERROR of the scenario.
-guest_pick() {
-	local kv kind=${GUEST_KIND:-smpalt}
+# pick_for KEY WHAT NAME=VALUE...: print the VALUE given for NAME KEY; no
+# value for it is an ERROR of the scenario (WHAT names the caller).
+pick_for() {
+	local key=$1 what=$2 kv
+	shift 2
 	for kv in "$@"; do
-		[ "${kv%%=*}" != "$kind" ] || {
+		[ "${kv%%=*}" != "$key" ] || {
 			echo "${kv#*=}"
 			return 0
 		}
 	done
-	scenario_error "guest_pick $*: no value for guest '$kind'"
+	scenario_error "$what $*: no value for '$key'"
+}
+
+# guest_pick KIND=VALUE...: print the VALUE given for this run's guest kind,
+# for a per-guest line in a scenario: TOGGLES=$(guest_pick smpalt=15 linux=5).
+# No value for the kind is an ERROR of the scenario.
+guest_pick() {
+	pick_for "${GUEST_KIND:-smpalt}" guest_pick "$@"
+}
+
+# guest_pick_type TYPE=VALUE...: the same for this run's guest type:
+# SWITCHES=$(guest_pick_type pv=1 pvh=0).
+guest_pick_type() {
+	pick_for "${GUEST_TYPE:-pv}" guest_pick_type "$@"
 }
 
 # guest_param NAME: print the driver's value of NAME (above).
