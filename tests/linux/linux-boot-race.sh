@@ -2,6 +2,8 @@
 # (6.1, 6.12 or 7.2) boots, before and while it reads them, leave every
 # guest settled on the last one with Xen agreeing; a guest created with
 # vcpus=3 has its three vCPUs online before the device drivers start.
+# limit: 900
+# The limit, in seconds: four boots of the patched guest.
 # Input: for vcpus in STORM_VCPUS (one boot each): xl create
 # linux-smpalt.cfg (maxvcpus=4) and at once, without waiting for the
 # kernel, CALLS xl vcpu-set with targets drawn at random in 1..MAXVCPUS
@@ -12,8 +14,9 @@
 # refused 0, no alarming console line (linux_alarm: two threads
 # registering one CPU, or onlining one being removed, end in a BUG or a
 # WARNING), the domain runs; the counters check answers ok with items > 0.
-# The vcpus=3 boot: "smp: Brought up 1 node, 1 CPU" (smp_init brings up
-# vCPU 0 only); the kernel's "3 of 4 vCPUs online" line comes before
+# The vcpus=3 boot: "smp: Brought up 1 node, 1 CPU" as PV (smp_init
+# brings up vCPU 0 only, the kernel's work item the others), "3 CPUs" as
+# PVH (the MADT enables the three: smp_init brings them up); the kernel's "3 of 4 vCPUs online" line comes before
 # "xen_netfront: Initialising Xen virtual ethernet driver" (the network
 # frontend's initcall, built in by every configuration: the vCPUs are up
 # before the frontends, which size their queues by the online CPUs);
@@ -26,7 +29,8 @@ STEP_TIMEOUT=90
 CALLS=10
 MAXVCPUS=4 # xl-configs/linux-smpalt.cfg
 STORM_VCPUS="1 4 2"
-UP_LINE="smp: Brought up 1 node, 1 CPU"
+# What smp_init() brings up of a vcpus=3 guest.
+UP_LINE="smp: Brought up 1 node, $(guest_pick_type 'pv=1 CPU' 'pvh=3 CPUs')"
 AVAIL_LINE="3 of $MAXVCPUS vCPUs online"
 DEVICE_LINE="xen_netfront: Initialising Xen virtual ethernet driver"
 
@@ -95,11 +99,11 @@ linux_clean "$what"
 up=$(line_no "$UP_LINE")
 avail=$(line_no "$AVAIL_LINE")
 device=$(line_no "$DEVICE_LINE")
-[ "$up" -gt 0 ] || fail "$what: no '$UP_LINE' line: smp_init() brought up more than vCPU 0"
+[ "$up" -gt 0 ] || fail "$what: no '$UP_LINE' line: smp_init() brought up other vCPUs than a $(guest_type) guest's"
 [ "$avail" -gt 0 ] || fail "$what: no '$AVAIL_LINE' line from the kernel"
 [ "$device" -gt 0 ] || result ERROR "$what: no '$DEVICE_LINE' line to order the vCPUs against"
 [ "$avail" -lt "$device" ] ||
 	fail "$what: '$AVAIL_LINE' (console line $avail) after '$DEVICE_LINE' (line $device): the vCPUs came up after the network frontend started"
 guest_destroy
 
-result SUCCESS "${summary#; }; each settled on its last target, Xen agreed, counters ok; vcpus=3: booted UP, 3 online before the network frontend started (console lines $avail < $device), Xen 3"
+result SUCCESS "${summary#; }; each settled on its last target, Xen agreed, counters ok; vcpus=3: '$UP_LINE', 3 online before the network frontend started (console lines $avail < $device), Xen 3"

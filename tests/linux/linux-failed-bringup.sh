@@ -1,6 +1,14 @@
 # Scenario linux-failed-bringup: a vCPU bring-up of the patched Linux
 # guest (6.1, 6.12 or 7.2) that fails after the switch to SMP code leaves
 # UP text with one vCPU online; then vCPUs come and go normally.
+# types: pv
+# PV only: the test knob fails the PV bring-up (xen_pv_cpu_up()) after
+# the switch to SMP code; a PVH vCPU is started by the native bring-up,
+# which has no such point, and a PVH bring-up that fails keeps the text
+# SMP until the next change (docs/linux.md, Limits).
+# limit: 600
+# The limit, in seconds: a failed bring-up and vcpu-set round trips with
+# counters checks.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1).
 # Steps:
 #   1. control/smpalt/test-fail-bringup=1 (test only): vcpu-set 2 fails in

@@ -3,6 +3,9 @@
 # and disk frontends built into it size their queues by vcpus, as on stock
 # Linux (both take num_online_cpus() at their initcall: xen-netfront for
 # its queue pairs, xen-blkfront as the bound of its rings).
+# limit: 600
+# The limit, in seconds: two boots of the patched guest with their
+# frontends.
 # Input: xl create linux-smpalt.cfg with vcpus=3 (maxvcpus=4), one vif
 # (xen-netback in dom0, hotplug script vif-detached) and one disk (an 8 MB
 # file served by xen-blkback through a loop device, script block-loop;

@@ -7,6 +7,9 @@
 # Needs a configuration with modules: the debug one (make test-linux
 # CONFIG=debug: also lockdep, preemption) or Debian's (CONFIG=debian);
 # with another: SKIP, saying so.
+# limit: 600
+# The limit, in seconds: module loads and vcpu-set round trips with counters
+# checks, in the debug configuration.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1)
 # with linux-smpalt.steps (/init runs the steps dom0 asks for); the test
 # module smpalt_locks (tests/linux/modules/) from the guest's initramfs,

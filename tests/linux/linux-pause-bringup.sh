@@ -3,6 +3,10 @@
 # up early: its bound on a new vCPU's start (5 s) counts the domain's own
 # time, read from vCPU 0's runstate (running or blocked), not jiffies,
 # which jump forward by the whole pause once the domain runs again.
+# types: pv
+# PV only: the bound on a new vCPU's start and the smpalt.hold_vcpu= knob
+# are the PV bring-up's (VCPUOP_up); a PVH vCPU is started by the native
+# bring-up, which has its own wait for the AP.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4) with
 # smpalt.hold_vcpu=1 (test only: the kernel leaves out VCPUOP_up for
 # vCPU 1, as for a vCPU that Xen never runs); xl vcpu-set 2; as soon as

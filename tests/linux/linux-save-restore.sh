@@ -1,6 +1,9 @@
 # Scenario linux-save-restore: the patched Linux guest (6.1, 6.12 or 7.2)
 # survives `xl save` / `xl restore` in UP and in SMP form and goes on
 # switching both ways afterwards, its counters exact.
+# limit: 600
+# The limit, in seconds: two saves and restores and vcpu-set round trips
+# with counters checks.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1);
 # xl save to a file in dom0's /tmp and xl restore from it, in UP form (one
 # vCPU); xl vcpu-set 2; save and restore again, in SMP form (two vCPUs);

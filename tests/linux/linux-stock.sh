@@ -32,10 +32,7 @@ LINE_PRESENT="linux-bench: present"
 # cpu/N/availability is offline. PVH: the processors that the MADT libxl
 # builds marks enabled, the vcpus= ones; the others are hotplug CPUs
 # ("smpboot: Allowing 4 CPUs, 3 hotplug CPUs").
-case $(guest_type) in
-pvh) BOOT_UP="smp: Brought up 1 node, 1 CPU" ;;
-*) BOOT_UP="smp: Brought up 1 node, 4 CPUs" ;;
-esac
+BOOT_UP="smp: Brought up 1 node, $(guest_pick_type 'pv=4 CPUs' 'pvh=1 CPU')"
 # The Debian kernel boots in 40-90 s under TCG: room for a busy machine.
 BOOT_TIMEOUT=200
 SETTLE_TIMEOUT=60

@@ -6,6 +6,9 @@
 # Needs a configuration with modules, kprobes, static keys and the
 # function tracer: the debug one (make test-linux CONFIG=debug: also
 # lockdep) or Debian's (CONFIG=debian); with another: SKIP, saying so.
+# limit: 600
+# The limit, in seconds: the other text writers beside vcpu-set round trips,
+# in the debug configuration.
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4, smpalt.stress=1)
 # with linux-smpalt.steps (/init runs the steps dom0 asks for); the test
 # module smpalt_locks (tests/linux/modules/) loaded while UP (its lock

@@ -2,6 +2,9 @@
 # the patched Linux guest (6.1, 6.12 or 7.2): its bring-up is given up
 # within the bound, and meanwhile the guest keeps serving xenstore: a watch
 # is handled, the next vCPU change acted on, and xl shutdown completes.
+# types: pv
+# PV only: smpalt.hold_vcpu= leaves out VCPUOP_up, the PV bring-up's; a
+# PVH vCPU is started by INIT and SIPI (the native bring-up).
 # Input: xl create linux-smpalt.cfg (vcpus=1, maxvcpus=4) with
 # smpalt.hold_vcpu=2 (test only: the kernel leaves out VCPUOP_up for
 # vCPU 2, as for a vCPU that Xen never runs); xl vcpu-set 3 and at once a

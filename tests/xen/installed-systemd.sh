@@ -3,6 +3,10 @@
 # and runs them, and as systemd keeps the daemon running: its watchdog,
 # and its restart when xenstored goes away.
 # needs: systemd
+# limit: 450
+# The limit, in seconds: dpkg -i, two guests scaled, a reload, a watchdog
+# period, xenstored killed and the daemon restarted (233-270 s at a load of
+# 2).
 # Input: the smpalt-autoscaler and smpalt-guest .deb files the harness
 # carried (SMPALT_DEBS, /opt/smpalt/debs/); `dpkg -i` of both; the CSV
 # and the metrics file turned on in the installed /etc/default file
