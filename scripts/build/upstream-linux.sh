@@ -185,8 +185,8 @@ vCPU paying for lock prefixes it does not need.  Switching back to UP
 on CPU offline was removed in the past because it made offlining about
 ten times slower: one text_poke() per lock site.
 
-This series makes the switch reversible for PV guests and cheap enough
-to do on every change:
+This series makes the switch reversible for PV and PVH guests and cheap
+enough to do on every change:
 
   1-2  fixes that stand alone, for stable (Fixes: and Cc: stable in
        each): alternatives_text_reserved() compared the end of its
@@ -220,6 +220,14 @@ to do on every change:
        boots with UP code.
   9    x86/xen: the form of the text, the online count and the cost of
        the last switch in xenstore (data/smpalt/) and debugfs.
+  10-12 PVH guests: a kernel that can switch back keeps the core
+       kernel's lock sites when it boots with more than one CPU (a PVH
+       guest's MADT brings its enabled vCPUs up at boot); the switch to
+       UP in xen_hvm_cleanup_dead_cpu(), after VCPUOP_is_up reports the
+       dead vCPU down (it halts with interrupts off, which Xen takes as
+       going down) and every other vCPU down; the kernel onlines the
+       vCPUs the toolstack adds to a PVH domU, each given the APIC ID
+       its MADT entry has and its vCPU number as ACPI ID.
 
 Everything Xen-specific is behind CONFIG_XEN_SMPALT (default n) and
 xen_smpalt=off gives a kernel built with it the stock behaviour: no
@@ -259,8 +267,8 @@ down (a fork loop ran 1.06 times faster in UP code under TCG); vCPUs
 added by the toolstack are used without a user-space helper; the
 toolstack can see the form of the text and check it against Xen's view.
 
-Testing: Debian's linux-source-$KVER with the series, a minimal PV domU
-configuration, under QEMU on $host:
+Testing: Debian's linux-source-$KVER with the series, a minimal domU
+configuration booted as PV and as PVH, under QEMU on $host:
 boot with one of four vCPUs (UP code, table kept), xl vcpu-set up and
 down (each switch timed, the counters exact), storms of vcpu-set,
 maxvcpus=1 (table freed as today), save/restore, and a lost-update
@@ -276,7 +284,7 @@ Questions this series will be asked:
   on one vCPU ran 1.06 times faster in UP code than in SMP code (same
   kernel, same boot); natively, on the test host, a lock inc loop ran
   20.9 times slower with its prefix than without.  The cost: the
-  lock-site table stays (4 bytes a site: 2409 sites, under 10 KiB, in
+  lock-site table stays (4 bytes a site: 2412 sites, under 10 KiB, in
   the test configuration) and about 1600 added lines, a quarter of
   them comments.
 - Why does SMP->UP come back, after 2013 removed it for making CPU
@@ -286,10 +294,11 @@ Questions this series will be asked:
 - Why not udev?  Stock Linux never onlines a vCPU the toolstack adds:
   without a user-space helper it stays offline while the toolstack
   believes it runs; with one, the text still never goes back to UP.
-- Why PV first?  PV is where Linux already brings up vCPUs through Xen
-  (VCPUOP_up/down) and can ask Xen whether a vCPU is up; PVH guests take
-  the same xenstore keys and need the same hook on their bring-up and
-  teardown, which is the next step.
+- Why not PVH only?  Most guests run PVH today, and patches 10-12 serve
+  them; PV is still supported upstream and is where Linux brings up
+  vCPUs through Xen itself (VCPUOP_up/down).  Both take the same
+  xenstore keys from the toolstack and the same check with Xen
+  (VCPUOP_is_up, which PVH guests may call) before the text goes UP.
 - Why xenstore keys?  So that the toolstack can compare the guest's form
   with Xen's own view of the vCPUs; they are documented for xen.git
   below and in Documentation/admin-guide/kernel-parameters.txt.
@@ -311,7 +320,7 @@ import sys
 cover, blurb = sys.argv[1], sys.argv[2]
 s = open(cover).read()
 s = s.replace("*** SUBJECT HERE ***",
-              "x86/xen: reversible SMP alternatives for PV guests", 1)
+              "x86/xen: reversible SMP alternatives for PV and PVH guests", 1)
 s = s.replace("*** BLURB HERE ***", open(blurb).read().rstrip("\n"), 1)
 open(cover, "w").write(s)
 PY
