@@ -21,6 +21,10 @@
 #   LINUX_PRISTINE    the unpacked, never modified source tree
 #   LINUX_VMLINUZ     the patched kernel `make linux KVER=...` writes
 #   LINUX_DOMU_SMPALT the guest's initramfs + kernel for the tests
+#   LINUX_TYPES       the guest types its series serves: pv, and pvh for
+#                     6.12 and 7.2 (their kernels boot as PVH domUs too;
+#                     6.1's has no PVH patches: its CPU topology code
+#                     predates topology_hotplug_apic())
 #
 # CONFIG from the environment chooses the kernel configuration (default
 # "default"):
@@ -80,11 +84,13 @@ case $KVER in
 	LINUX_SUITE=
 	LINUX_CACHE=$CACHE/linux
 	LINUX_DOMU_SMPALT=$CACHE/linux-smpalt-domu
+	LINUX_TYPES="pv"
 	;;
 6.12 | 7.2)
 	if [ "$KVER" = 6.12 ]; then LINUX_SUITE=trixie; else LINUX_SUITE=sid; fi
 	LINUX_CACHE=$CACHE/linux-$KVER
 	LINUX_DOMU_SMPALT=$LINUX_CACHE/smpalt-domu
+	LINUX_TYPES="pv pvh"
 	;;
 *) die "KVER=$KVER: the series exists for Linux 6.1, 6.12 and 7.2" ;;
 esac
