@@ -56,8 +56,10 @@ $(XS_STAMP): $(TOP)/tests/bench/xs_stamp.c $(TOP)/mk/bench.mk
 .PHONY: bench-linux
 bench-linux:
 	@KVERS='$(KVERS)' bash $(TOP)/scripts/run/bench.sh -c
-	@stock=1; for v in $(KVERS); do \
+	@stock=1 built=; for v in $(KVERS); do \
 		v=$${v%%:*}; \
+		case " $$built " in *" $$v "*) continue ;; esac; \
+		built="$$built $$v"; \
 		case $$v in *-*) k=$${v%%-*} c=$${v#*-} ;; *) k=$$v c=default ;; esac; \
 		for s in 0 $$stock; do \
 			KVER=$$k CONFIG=$$c STOCK=$$s bash $(TOP)/scripts/build/build-linux.sh || exit 1; \
