@@ -13,14 +13,15 @@
 #        bench-linux-vcpu  stock Linux PV domU (the stock control of the
 #                          first version, make linux STOCK=1), same steps,
 #                          kernel alone and with user-space onlining
-#        bench-linux-smpalt  each Linux version of KVERS with its series
-#                          (make linux KVER=...): the same steps and more,
-#                          the guest's reaction time, switch cost against
-#                          a CPU offline; with the first version of each
-#                          guest type, a fork loop in UP and SMP code; the
-#                          same loop in stock Linux, as a PV guest and,
-#                          when KVERS has PVH entries and the first
-#                          version serves PVH, as a PVH guest
+#        bench-linux-smpalt  each entry of KVERS, a Linux version with its
+#                          series (make linux KVER=...) as a PV or a PVH
+#                          guest: the same steps and more, the guest's
+#                          reaction time, switch cost against a CPU
+#                          offline; with the first entry of each guest
+#                          type, a fork loop in UP and SMP code; the same
+#                          loop in stock Linux, as a PV guest and, when
+#                          KVERS has PVH entries and the stock kernel has
+#                          CONFIG_XEN_PVH, as a PVH guest
 #   2. the host benchmark (make bench-host)
 #   3. scripts/report/bench-report.py: CSVs, PNG plots, summary.md; the summary
 #      table is printed last.
