@@ -277,13 +277,18 @@ POINT_TYPES = (7, 9, 5, 2)
 
 def transition_points(res, name, series):
     """Write SERIES, (label, x offset, [(transition, y)]), as the gnuplot
-    data file NAME (one index a series); return its xtics and plot list."""
+    data file NAME (one index a series); return its xtics and plot list.
+    A series without a point of TRANSITIONS is left out: gnuplot counts
+    no index for an empty block, so the labels after it would name the
+    wrong points."""
+    series = [(label, dx, [(t, y) for t, y in pts if t in TRANSITIONS])
+              for label, dx, pts in series]
+    series = [s for s in series if s[2]]
     with open(os.path.join(res, name), "w") as f:
         for label, dx, pts in series:
             f.write("# %s\n" % label)
             for t, y in pts:
-                if t in TRANSITIONS:
-                    f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
+                f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
             f.write("\n\n")
     xtics = ", ".join('"%s" %d' % (t, i) for i, t in enumerate(TRANSITIONS))
     plots = ", ".join(
