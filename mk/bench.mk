@@ -14,7 +14,10 @@
 #                           make linux KVER=...); an entry KVER-CONFIG is
 #                           that version in a configuration of make linux
 #                           CONFIG=: KVERS="6.1 6.1-debug 6.1-debian"
-#                           measures the three configurations of 6.1
+#                           measures the three configurations of 6.1;
+#                           an entry KVER:pvh measures that version's
+#                           guest as a PVH domU (one build serves both):
+#                           KVERS="7.2 7.2:pvh" PV and PVH side by side
 #   make bench BENCH_SCENARIOS="bench-linux-smpalt"  only those scenarios
 #   make bench-report RESULTS=results/<timestamp>
 #                           redo the CSVs, plots and summary of a run
@@ -48,10 +51,15 @@ $(XS_STAMP): $(TOP)/tests/bench/xs_stamp.c $(TOP)/mk/bench.mk
 
 # The patched Linux guest of each version of KVERS, built as by make linux,
 # and the stock control of the first. An entry KVER-CONFIG (6.1-debug) is
-# that version in that configuration.
+# that version in that configuration; a guest type after a colon (7.2:pvh)
+# changes nothing here; scripts/run/bench.sh -c checks every entry first.
 .PHONY: bench-linux
 bench-linux:
-	@stock=1; for v in $(KVERS); do \
+	@KVERS='$(KVERS)' bash $(TOP)/scripts/run/bench.sh -c
+	@stock=1 built=; for v in $(KVERS); do \
+		v=$${v%%:*}; \
+		case " $$built " in *" $$v "*) continue ;; esac; \
+		built="$$built $$v"; \
 		case $$v in *-*) k=$${v%%-*} c=$${v#*-} ;; *) k=$$v c=default ;; esac; \
 		for s in 0 $$stock; do \
 			KVER=$$k CONFIG=$$c STOCK=$$s bash $(TOP)/scripts/build/build-linux.sh || exit 1; \

@@ -9,8 +9,13 @@ RESULTS_DIR is what scripts/run/bench.sh filled:
     bench-vcpu.csv             smpalt: one row per `xl vcpu-set` step
     bench-linux-vcpu.csv       stock Linux 6.1: one row per step and variant
     bench-linux-smpalt.csv     patched Linux: one row per step, kver the
-                               version (6.1 when the column is absent)
-    bench-linux-work.csv       the fork loop: one row per timed round
+                               entry of make bench KVERS= (6.1 when the
+                               column is absent): the version, its
+                               configuration (6.1-debug), ":pvh" for a
+                               PVH guest (7.2:pvh)
+    bench-linux-work.csv       the fork loop: one row per timed round,
+                               kver as above (absent: the first entry's,
+                               PV)
     bench-dom0-weight.csv      xl vcpu-set's own time, guest idle or busy,
                                at two dom0 weights: one row per call
   bench-host.txt           the output of `make bench-host`
@@ -180,13 +185,38 @@ def fork_rates(rows, system, form):
             and int(r["cs"]) > 0]
 
 
+def kver_type(kver):
+    """The guest type of a KVERS entry: pv, or what follows its colon."""
+    return kver.partition(":")[2] or "pv"
+
+
+def type_note(kver):
+    """What a label adds for the guest type: nothing for PV (the
+    default), ", PVH guest" for PVH."""
+    t = kver_type(kver)
+    return "" if t == "pv" else ", %s guest" % t.upper()
+
+
 def series_label(kver):
     """The summary's name of a patched guest: KVER is a version (6.1) or a
-    version and a configuration of make linux CONFIG= (6.1-debug)."""
-    version, _, config = kver.partition("-")
+    version and a configuration of make linux CONFIG= (6.1-debug), then
+    the guest type after a colon when not PV (7.2:pvh)."""
+    version, _, config = kver.partition(":")[0].partition("-")
     if config:
-        return "Linux %s (%s configuration) + smpalt series" % (version, config)
-    return "Linux %s + smpalt series" % version
+        name = "Linux %s (%s configuration) + smpalt series" % (version,
+                                                                config)
+    else:
+        name = "Linux %s + smpalt series" % version
+    return name + type_note(kver)
+
+
+def stock_label(kver):
+    """The stock control of KVER's version and configuration (make linux
+    STOCK=1), with KVER's guest type."""
+    version, _, config = kver.partition(":")[0].partition("-")
+    if config:
+        version += " (%s configuration)" % config
+    return "stock Linux %s%s" % (version, type_note(kver))
 
 
 def linux_smpalt_rows(label, rows, lsw):
@@ -247,13 +277,18 @@ POINT_TYPES = (7, 9, 5, 2)
 
 def transition_points(res, name, series):
     """Write SERIES, (label, x offset, [(transition, y)]), as the gnuplot
-    data file NAME (one index a series); return its xtics and plot list."""
+    data file NAME (one index a series); return its xtics and plot list.
+    A series without a point of TRANSITIONS is left out: gnuplot counts
+    no index for an empty block, so the labels after it would name the
+    wrong points."""
+    series = [(label, dx, [(t, y) for t, y in pts if t in TRANSITIONS])
+              for label, dx, pts in series]
+    series = [s for s in series if s[2]]
     with open(os.path.join(res, name), "w") as f:
         for label, dx, pts in series:
             f.write("# %s\n" % label)
             for t, y in pts:
-                if t in TRANSITIONS:
-                    f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
+                f.write("%.2f %.3f\n" % (TRANSITIONS.index(t) + dx, y))
             f.write("\n\n")
     xtics = ", ".join('"%s" %d' % (t, i) for i, t in enumerate(TRANSITIONS))
     plots = ", ".join(
@@ -263,17 +298,18 @@ def transition_points(res, name, series):
     return xtics, plots
 
 
-def plot_latency(res, smpalt_rows, linux_rows, plinux_rows):
+def plot_latency(res, smpalt_rows, linux_rows, plinux_rows, labels):
     """Points per transition: smpalt, Linux with the smpalt series, Linux +
     onlining, Linux kernel-only (a change never seen is drawn at the 5 s
-    limit)."""
+    limit); LABELS names the patched guest and the stock one."""
     series = [("smpalt", -0.3, [(transition(r), float(r["latency_s"]))
                                 for r in smpalt_rows]),
-              ("Linux 6.1 + smpalt series (kernel only)", -0.1,
+              ("%s (kernel only)" % labels["patched"], -0.1,
                [(transition(r), float(r["latency_s"])) for r in plinux_rows])]
-    for variant, label, dx in (("user", "Linux 6.1 + user-space onlining",
-                                0.1),
-                               ("kernel", "Linux 6.1 kernel only", 0.3)):
+    for variant, label, dx in (("user", "%s + user-space onlining"
+                                % labels["stock"], 0.1),
+                               ("kernel", "%s kernel only" % labels["stock"],
+                                0.3)):
         pts = []
         for r in linux_rows:
             if r["variant"] != variant or r["from"] == "boot":
@@ -370,9 +406,9 @@ def plot_work(res, bars):
         for label, v in bars:
             f.write('"%s" %.2f\n' % (label, v))
     return gnuplot("""
-set terminal pngcairo size 800,480
+set terminal pngcairo size %d,480
 set output 'linux-work.png'
-set title "Linux 6.1 domU, fork+pipe loop on cpu 0: forks per second (median round)\\nsame Xen boot; TCG: not hardware times"
+set title "Linux domUs, fork+pipe loop on cpu 0: forks per second (median round)\\nsame Xen boot; TCG: not hardware times"
 set style data histograms
 set style fill solid 0.7 border -1
 set boxwidth 0.6
@@ -381,7 +417,7 @@ set yrange [0:*]
 set grid ytics
 set key off
 plot 'linux-work.dat' using 2:xtic(1)
-""", res)
+""" % max(800, 170 * len(bars)), res)
 
 
 # ---------------------------------------------------------------- summary
@@ -453,23 +489,45 @@ def dom0_weight_rows(rows):
     return out
 
 
-# How the Linux rows name the two kernels: `make bench` (the stock control
-# of the first version, make linux STOCK=1: the same tree and
-# configuration without the series) and `make bench-real` (the stock
-# kernel the administrator gave, by default the same stock control).
-LABELS_TCG = {
-    "stock_kernel": "stock Linux 6.1 kernel-only",
-    "stock_user": "stock Linux 6.1 + userspace onlining",
-    "stock_boot": "stock Linux 6.1 domU boot until online=0 (each variant)",
-    "patched": "Linux 6.1 + smpalt series",
-    "stock_work": "stock Linux 6.1, SMP code, 1 online",
-    "stock_ratio": "stock Linux 6.1 (same tree and configuration)",
-}
+# How the Linux rows name the two kernels: `make bench` (labels_tcg: the
+# stock control of the first version, make linux STOCK=1: the same tree
+# and configuration without the series; each guest of a KVERS entry as
+# its type) and `make bench-real` (the stock kernel the administrator
+# gave, by default the same stock control; PV guests).
+def labels_tcg(kver, first):
+    """The labels of the rows of KVER's patched guest, the fork loop in
+    it and in the stock control of its type; FIRST is the first entry of
+    KVERS (whose stock control ran)."""
+    stock = stock_label(first.partition(":")[0])
+    # The fork loop's rows name the guests' type (the patched guest's and
+    # the stock control's are the same), and the patched guest's version
+    # when it is not the stock control's.
+    which = type_note(kver)
+    same = kver.partition(":")[0] == first.partition(":")[0]
+    if not same:
+        which = ", " + series_label(kver)
+    return {
+        "stock": stock,
+        "stock_kernel": "%s kernel-only" % stock,
+        "stock_user": "%s + userspace onlining" % stock,
+        "stock_boot": "%s domU boot until online=0 (each variant)" % stock,
+        "patched": series_label(kver),
+        "work": "Linux fork+pipe loop" + which,
+        "which": which,
+        "stock_work": "%s, SMP code, 1 online" % stock,
+        "stock_ratio": stock
+        + (" (same tree and configuration)" if same else ""),
+    }
+
+
 LABELS_REAL = {
+    "stock": "stock Linux",
     "stock_kernel": "stock Linux, kernel alone,",
     "stock_user": "stock Linux + user-space onlining,",
     "stock_boot": "stock Linux domU boot until online=0 (each variant)",
     "patched": "patched Linux (the series)",
+    "work": "Linux fork+pipe loop",
+    "which": "",
     "stock_work": "stock Linux, SMP code, 1 online",
     "stock_ratio": "stock Linux",
 }
@@ -488,7 +546,7 @@ def linux_rows(linux, plinux, work, labels):
     """The summary's Linux rows: vcpu-set until online for the stock guest
     (kernel alone, user-space onlining) and the patched one, the switch
     against a CPU offline, the guest's reaction, the fork loop in UP and
-    SMP code."""
+    SMP code (work_rows)."""
     table = []
     lsw = linux_switch_stats(plinux)
     patched = labels["patched"]
@@ -519,6 +577,13 @@ def linux_rows(linux, plinux, work, labels):
         table.append((
             "guest reaction %s, %s (availability -> online)" % (patched, t),
             fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
+    return table + work_rows(work, labels)
+
+
+def work_rows(work, labels):
+    """The fork loop's rows: WORK holds the rounds of one patched guest and
+    of the stock control of its type; LABELS names them."""
+    table = []
     rates = {(sy, fo): fork_rates(work, sy, fo)
              for sy, fo in (("linux-smpalt", "up"), ("linux-smpalt", "smp"),
                             ("linux-stock", "smp"))}
@@ -528,17 +593,18 @@ def linux_rows(linux, plinux, work, labels):
              "patched, SMP code, 2 online (loop on cpu 0)"),
             (("linux-stock", "smp"), labels["stock_work"])):
         st = stats(rates[(sy, fo)])
-        table.append(("Linux fork+pipe loop, %s" % label,
+        table.append(("%s, %s" % (labels["work"], label),
                       fmt_dist(st, fmt_rate) if st["n"] else NOT_MEASURED))
     up = median(rates[("linux-smpalt", "up")])
     smp = median(rates[("linux-smpalt", "smp")])
     stock = median(rates[("linux-stock", "smp")])
     if up and smp:
-        table.append(("  patched UP code / patched SMP code (same kernel)",
-                      "%.2f x" % (up / smp)))
+        table.append(("  patched UP code / patched SMP code (same kernel)%s"
+                      % labels["which"], "%.2f x" % (up / smp)))
     if up and stock:
         table.append((
-            "  patched UP code / %s" % labels["stock_ratio"],
+            "  patched UP code / %s%s" % (labels["stock_ratio"],
+                                          labels["which"]),
             "%.2f x" % (up / stock)))
     return table
 
@@ -671,11 +737,32 @@ def main():
     plinux = read_csv(os.path.join(xen, "bench-linux-smpalt.csv")) or []
     for r in plinux:
         r["kver"] = r.get("kver") or "6.1"
-    # The patched Linux versions in the order they ran, and each one's rows.
+    # The patched Linux entries (versions, configurations, guest types) in
+    # the order they ran, and each one's rows.
     kvers = list(dict.fromkeys(r["kver"] for r in plinux))
     by_kver = {v: [r for r in plinux if r["kver"] == v] for v in kvers}
     first = by_kver[kvers[0]] if kvers else []
+    first_kver = kvers[0] if kvers else "6.1"
+    # The fork loop: the rounds of the first entry of each type, and of the
+    # stock control of the first version as each type (a file without the
+    # kver column: the first entry's and its stock control's, PV).
     work = read_csv(os.path.join(xen, "bench-linux-work.csv")) or []
+    for r in work:
+        if not r.get("kver"):
+            r["kver"] = (first_kver if r["system"] == "linux-smpalt"
+                         else first_kver.partition(":")[0])
+    work_kvers = list(dict.fromkeys(r["kver"] for r in work
+                                    if r["system"] == "linux-smpalt"))
+    stock_kvers = list(dict.fromkeys(r["kver"] for r in work
+                                     if r["system"] == "linux-stock"))
+
+    def work_of(kver):
+        """KVER's fork-loop rounds and those of the stock control of its
+        type."""
+        return [r for r in work
+                if r["kver"] == kver and r["system"] == "linux-smpalt"] + \
+            [r for r in work if r["system"] == "linux-stock"
+             and kver_type(r["kver"]) == kver_type(kver)]
     if plinux:
         write_csv(os.path.join(res, "linux-smpalt-vcpu.csv"), list(plinux[0]),
                   plinux)
@@ -721,7 +808,8 @@ def main():
     # Plots.
     plots = []
     if smpalt or linux or plinux:
-        if plot_latency(res, smpalt, linux, first):
+        if plot_latency(res, smpalt, linux, first,
+                        labels_tcg(first_kver, first_kver)):
             plots.append("vcpu-latency.png")
     if smpalt and plot_switch(res, smpalt):
         plots.append("switch-ns.png")
@@ -737,12 +825,18 @@ def main():
     if any(pts for _, _, pts in react_series) and \
             plot_reaction(res, react_series):
         plots.append("reaction.png")
+    # A bar per patched entry and form, and per stock type: "7.2:pvh UP"
+    # is the PVH guest of 7.2 in UP code.
     work_medians = [
-        (label, median(fork_rates(work, system, form)))
-        for label, system, form in (
-            ("patched, UP code (1 online)", "linux-smpalt", "up"),
-            ("patched, SMP code (2 online)", "linux-smpalt", "smp"),
-            ("stock Linux, SMP code (1 online)", "linux-stock", "smp"))]
+        ("%s %s" % (v, form.upper()),
+         median(fork_rates([r for r in work if r["kver"] == v],
+                           "linux-smpalt", form)))
+        for v in work_kvers for form in ("up", "smp")]
+    work_medians += [
+        ("stock %s SMP" % v,
+         median(fork_rates([r for r in work if r["kver"] == v],
+                           "linux-stock", "smp")))
+        for v in stock_kvers]
     work_medians = [(l, v) for l, v in work_medians if v is not None]
     if work_medians and plot_work(res, work_medians):
         plots.append("linux-work.png")
@@ -785,15 +879,28 @@ def main():
         table.append((
             "guest reaction smpalt, %s (availability -> online)" % t,
             fmt_dist(st, fmt_ms) if st["n"] else NOT_MEASURED))
-    # The stock guest, the first version's patched guest and the fork loop
-    # (which runs with the first version), then each other version.
-    labels = dict(LABELS_TCG)
-    if kvers:
-        labels["patched"] = series_label(kvers[0])
-    table += linux_rows(linux, first, work, labels)
+    # The stock guest, the first entry's patched guest and the fork loop
+    # (which runs with the first entry of each type), then each other
+    # entry, with its fork loop if it had one; then the loop's UP/SMP
+    # ratios of each type side by side.
+    table += linux_rows(linux, first, work_of(first_kver),
+                        labels_tcg(first_kver, first_kver))
     for v in kvers[1:]:
         table += linux_smpalt_rows(series_label(v),
                                    by_kver[v], lsw[v])
+        if v in work_kvers:
+            table += work_rows(work_of(v), labels_tcg(v, first_kver))
+    ratios = []
+    for v in work_kvers:
+        rows = [r for r in work if r["kver"] == v]
+        up = median(fork_rates(rows, "linux-smpalt", "up"))
+        smp = median(fork_rates(rows, "linux-smpalt", "smp"))
+        if up and smp:
+            ratios.append("%s %.2f x (%s)"
+                          % (kver_type(v).upper(), up / smp, v))
+    if len(ratios) > 1:
+        table.append(("Linux fork+pipe loop, patched UP code / SMP code "
+                      "(same kernel), per guest type", "; ".join(ratios)))
     table += dom0_weight_rows(weight)
     if host_last:
         table.append((
@@ -834,7 +941,18 @@ def main():
             "one tinyconfig plus Xen PV: compare the patched kernel's two "
             "forms with each other first.\n"
             "- median, p90 (nearest rank), min, max over every step of "
-            "that kind; CSVs next to this file.\n\n")
+            "that kind; CSVs next to this file.\n")
+        pvh = [v for v in kvers + work_kvers + stock_kvers
+               if kver_type(v) != "pv"]
+        if pvh:
+            f.write(
+                "- Guest types: the rows and plot series marked \"PVH "
+                "guest\" (KVERS entries %s) ran their guest as a PVH domU "
+                "(type = \"pvh\", tsc_mode = \"native\"), with the same "
+                "kernel and initramfs as the PV rows of that version; every "
+                "other Linux row is a PV domU.\n"
+                % ", ".join(dict.fromkeys(pvh)))
+        f.write("\n")
         f.write("\n".join(lines) + "\n\n")
         for p in plots:
             f.write("![%s](%s)\n\n" % (p, p))

@@ -13,11 +13,15 @@
 #        bench-linux-vcpu  stock Linux PV domU (the stock control of the
 #                          first version, make linux STOCK=1), same steps,
 #                          kernel alone and with user-space onlining
-#        bench-linux-smpalt  each Linux version of KVERS with its series
-#                          (make linux KVER=...): the same steps and more,
-#                          the guest's reaction time, switch cost against
-#                          a CPU offline; with the first version, a fork
-#                          loop in UP and SMP code and in stock Linux
+#        bench-linux-smpalt  each entry of KVERS, a Linux version with its
+#                          series (make linux KVER=...) as a PV or a PVH
+#                          guest: the same steps and more, the guest's
+#                          reaction time, switch cost against a CPU
+#                          offline; with the first entry of each guest
+#                          type, a fork loop in UP and SMP code; the same
+#                          loop in stock Linux, as a PV guest and, when
+#                          KVERS has PVH entries and the stock kernel has
+#                          CONFIG_XEN_PVH, as a PVH guest
 #   2. the host benchmark (make bench-host)
 #   3. scripts/report/bench-report.py: CSVs, PNG plots, summary.md; the summary
 #      table is printed last.
@@ -26,14 +30,22 @@
 #
 # Usage: scripts/run/bench.sh -g GUEST_ELF -H BENCH_HOST_PROGRAM [-r ROUNDS]
 #                         [-o RESULTS_DIR]
+#        scripts/run/bench.sh -c
 #   ROUNDS        rounds of the vcpu-set steps (default 5: 20 toggles)
+#   -c            check KVERS and exit (make bench does, before it builds
+#                 the guests)
 # Environment:
 #   KVERS         the patched Linux versions bench-linux-smpalt measures,
 #                 each guest carried in the dom0 image (default
 #                 "6.1 6.12 7.2"; each needs make linux KVER=...); an
 #                 entry KVER-CONFIG (6.1-debug, 6.1-debian) is that
 #                 version in that configuration (make linux KVER=...
-#                 CONFIG=...)
+#                 CONFIG=...); an entry's guest type follows a colon,
+#                 KVER:pvh or KVER-CONFIG:pvh for a PVH guest (":pv", the
+#                 default, may be written), for a version whose series
+#                 serves it (LINUX_TYPES, scripts/lib/linux-version.sh):
+#                 "7.2 7.2:pvh" measures 7.2's guest as PV and as PVH, one
+#                 kernel and initramfs for both
 #   BENCH_SCENARIOS  the Xen scenarios to run (default: all of the above);
 #                 a part left out is reported "not measured"
 #   RESULTS_DIR   default results/<UTC timestamp>; results/latest points
@@ -43,33 +55,68 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/host.sh"
 host_script bench 2
 read -ra kvers <<<"${KVERS:-6.1 6.12 7.2}"
-# kver_config ENTRY: "KVER CONFIG" of a KVERS entry (KVER or KVER-CONFIG).
+# kver_config ENTRY: "KVER CONFIG" of a KVERS entry (KVER or KVER-CONFIG,
+# then :TYPE or nothing).
 kver_config() {
-	[[ $1 =~ ^[0-9]+\.[0-9]+(-[a-z]+)?$ ]] ||
-		die "KVERS: '$1' is not a version (6.1) or a version and a configuration (6.1-debug)"
-	case $1 in
-	*-*) echo "${1%%-*} ${1#*-}" ;;
-	*) echo "$1 default" ;;
+	[[ $1 =~ ^[0-9]+\.[0-9]+(-[a-z]+)?(:[a-z]+)?$ ]] ||
+		die "KVERS: '$1' is not a version (6.1) or a version and a configuration (6.1-debug), with a guest type after a colon or not (7.2:pvh)"
+	local v=${1%%:*}
+	case $v in
+	*-*) echo "${v%%-*} ${v#*-}" ;;
+	*) echo "$v default" ;;
 	esac
 }
-for v in "${kvers[@]}"; do kver_config "$v" >/dev/null; done
+# kver_type ENTRY: the guest type of a KVERS entry, pv (no suffix, or
+# ":pv") or pvh (":pvh"), one its version's series serves (LINUX_TYPES).
+kver_type() {
+	local kver config type types
+	read -r kver config < <(kver_config "$1")
+	case $1 in
+	*:*) type=${1#*:} ;;
+	*) type=pv ;;
+	esac
+	case $type in
+	pv | pvh) ;;
+	*) die "KVERS: '$1': unknown guest type '$type' (pv, the default, or pvh)" ;;
+	esac
+	# shellcheck disable=SC1091 # sourced for LINUX_TYPES only
+	types=$(KVER=$kver CONFIG=$config
+		. "$TOP/scripts/lib/linux-version.sh"
+		echo "$LINUX_TYPES") || die "KVERS: '$1': no such Linux version or configuration (above)"
+	case " $types " in
+	*" $type "*) echo "$type" ;;
+	*) die "KVERS: '$1': the Linux $kver series serves ${types// / and } guests only" ;;
+	esac
+}
+# Each entry checked here, in this shell: die in the process substitutions
+# below would only end them.
+types=""
+for v in "${kvers[@]}"; do
+	kver_config "$v" >/dev/null
+	t=$(kver_type "$v")
+	case " $types " in *" $t "*) ;; *) types="$types $t" ;; esac
+done
+read -ra types <<<"$types"
 # shellcheck disable=SC2206 # a list of words on purpose
 XEN_SCENARIOS=(${BENCH_SCENARIOS:-bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt})
 ROUNDS=5
 # Seconds one scenario may take inside dom0: the Linux ones boot two or
 # three domUs (about 30 s each under TCG), the stock one waits 5 s for
 # every change that never comes; bench-linux-smpalt boots one more per
-# Linux version after the first.
-SCENARIO_TIMEOUT=$((480 + 300 * (${#kvers[@]} - 1)))
+# Linux version after the first, and two more (the fork loop in the
+# patched and in the stock guest) per guest type after the first.
+SCENARIO_TIMEOUT=$((480 + 300 * (${#kvers[@]} - 1) + 300 * (${#types[@]} - 1)))
 
 stage() { echo "bench: $*"; }
 
-guest= host_bench= res=
+guest= host_bench= res= check_only=0
+opt_flag -c check_only
 opt_value -g guest "a value"
 opt_value -H host_bench "a value"
 opt_value -r ROUNDS "a value"
 opt_value -o res "a value"
 parse_args "$@"
+[ "$check_only" = 0 ] || exit 0
 [ -n "$guest" ] && [ -f "$guest" ] || die "guest kernel '${guest}' not found (-g)"
 [ -n "$host_bench" ] && [ -x "$host_bench" ] ||
 	die "host benchmark '${host_bench}' not found (-H)"
@@ -95,7 +142,7 @@ stock_vmlinuz=$(KVER=$first_kver CONFIG=$first_config STOCK=1
 	. "$TOP/scripts/lib/linux-version.sh"
 	echo "$LINUX_VMLINUZ")
 LINUX_DOMU_DIR=$(dirname "$(dirname "$stock_vmlinuz")")/domu
-stage "stock Linux ${kvers[0]} domU initramfs (scripts/build/mk-linux-domu.sh, kernel $stock_vmlinuz)"
+stage "stock Linux ${kvers[0]%%:*} domU initramfs (scripts/build/mk-linux-domu.sh, kernel $stock_vmlinuz)"
 if [ -f "$stock_vmlinuz" ] && bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
 	bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" -k "$stock_vmlinuz" \
 		>>"$res/fetch.log" 2>&1; then
@@ -104,11 +151,26 @@ else
 	stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
 	linux_dir=
 fi
+# The stock guest runs as PVH too when an entry is PVH and its kernel
+# can (CONFIG_XEN_PVH in the configuration beside it: 7.2's, not 6.1's).
+stock_types=pv
+case " ${types[*]} " in *" pvh "*)
+	if grep -qx 'CONFIG_XEN_PVH=y' "$(dirname "$stock_vmlinuz")/config" 2>/dev/null; then
+		stock_types="pv+pvh"
+	else
+		stage "stock Linux ${kvers[0]%%:*}: its kernel has no CONFIG_XEN_PVH: the stock fork loop runs as PV only"
+	fi
+	;;
+esac
 # Each version's kernel and initramfs (scripts/lib/linux-version.sh says
-# where), carried to /opt/smpalt/linux-smpalt-KVER/; the first version's
-# also to /opt/smpalt/linux-smpalt/, for the parts that use one guest.
+# where), carried to /opt/smpalt/linux-smpalt-KVER/ (KVER-CONFIG/ for a
+# configuration), one for every guest type of that version; the first
+# version's also to /opt/smpalt/linux-smpalt/, for the parts that use one
+# guest.
 smpalt_linux_dir="" smpalt_linux_versions=""
 for v in "${kvers[@]}"; do
+	v=${v%%:*}
+	case " $smpalt_linux_versions " in *" $v="*) continue ;; esac
 	stage "patched Linux $v domU initramfs (scripts/build/mk-linux-smpalt-domu.sh)"
 	# shellcheck disable=SC1091 # sourced for its paths only
 	read -r kver config < <(kver_config "$v")
@@ -125,15 +187,16 @@ for v in "${kvers[@]}"; do
 		failed=1
 	fi
 done
-# Colons, not commas: QEMU's -initrd splits the dom0 modules on commas.
-kver_list=$(IFS=:; echo "${kvers[*]}")
-echo "kvers=$kver_list" >>"$res/run.txt"
-stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; Linux $kver_list)"
+# Plus signs, not commas (QEMU's -initrd splits the dom0 modules on
+# commas) nor colons (an entry's type follows one).
+kver_list=$(IFS=+; echo "${kvers[*]}")
+echo "kvers=${kvers[*]}" >>"$res/run.txt"
+stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; Linux ${kvers[*]}; stock ${stock_types//+/ and })"
 xen_status=0
 LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir \
 	LINUX_SMPALT_VERSIONS=$smpalt_linux_versions XEN_OUT=$res/xen \
 	XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
-	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.kvers=$kver_list" \
+	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.kvers=$kver_list smpalt.bench.stock-types=$stock_types" \
 	bash "$TOP/scripts/run/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
 	tee "$res/xen-run.txt" || xen_status=$?
 # The Xen, dom0 kernel and QEMU packages the run used
