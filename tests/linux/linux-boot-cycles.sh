@@ -24,7 +24,6 @@
 # answers ok with items > 0.
 # Figures: create -> ready per boot (s), vcpu-set 4 and 1 reaction (ms).
 
-BOOT_TIMEOUT=$(guest_param boot_timeout)
 STEP_TIMEOUT=$(guest_param step_timeout)
 CYCLES=10
 # The triple fault came within a minute of the offline, idle; each boot
