@@ -227,7 +227,7 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 	# than the default ("# config: debug debian" in their header: the
 	# configurations they run with) only when the guest is built with one
 	# of those (make test-linux CONFIG=...); named otherwise.
-	left= need=
+	left='' need=''
 	for i in "${!scenarios[@]}"; do
 		cfgs=$(scenario_header "${scenarios[$i]}" config)
 		[ -n "$cfgs" ] || continue
@@ -239,7 +239,7 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 		echo "xen-run: left out, they need another configuration of the Linux guest (make test-linux CONFIG=${need// / or CONFIG=}):$left"
 	# Likewise the scenarios for other guest types only ("# types:"),
 	# named: they run with TYPE= one of theirs.
-	left= need=
+	left='' need=''
 	for i in "${!scenarios[@]}"; do
 		applies_type "${scenarios[$i]}" "$GUEST_TYPE" && continue
 		left="$left ${scenarios[$i]}" need=$(scenario_types "${scenarios[$i]}")
