@@ -173,7 +173,10 @@ scenario_file() {
 # scenario_header NAME KEY: the value of scenario NAME's header line
 # "# KEY: VALUE" (guests, types, config, limit), empty when it has none.
 scenario_header() {
-	sed -n "s/^# $2: *//p" "$(scenario_file "$1")" | head -1
+	local f
+	f=$(scenario_file "$1")
+	[ -n "$f" ] || return 0
+	sed -n "s/^# $2: *//p" "$f" | head -1
 }
 
 # scenario_guests NAME: the guest kinds NAME applies to, from its header
@@ -637,6 +640,7 @@ boot_once() {
 			;;
 		*"@@SMPALT START "*)
 			current=${line##*@@SMPALT START }
+			current=${current%$'\r'}
 			stage "scenario $current: start"
 			;;
 		*"@@SMPALT NOTE "*)
