@@ -35,7 +35,8 @@
 .PHONY: bench bench-report bench-real bench-real-guests test-bench-real
 
 ROUNDS  ?=
-KVERS   ?= 6.1 6.12 7.2
+# Every Linux version of scripts/lib/matrix.conf unless given.
+KVERS   ?= $(shell bash $(TOP)/scripts/lib/matrix.sh linux-versions)
 BENCH_SCENARIOS ?=
 RESULTS ?= $(TOP)/results/latest
 

@@ -36,18 +36,22 @@
 #                               root (scripts/build/xen-root-build.sh),
 #                               against its glibc and Xen 4.20 libraries
 
-XEN ?= 4.17
-ifeq ($(filter 4.17 4.20,$(XEN)),)
-$(error XEN=$(XEN): 4.17 (Debian 12, the default) or 4.20 (Debian 13))
+# The Xen hosts, and this one's line, from scripts/lib/matrix.conf.
+XEN_HOSTS := $(shell bash $(TOP)/scripts/lib/matrix.sh hosts)
+XEN ?= $(firstword $(XEN_HOSTS))
+XEN_HOST := $(shell bash $(TOP)/scripts/lib/matrix.sh host $(XEN))
+ifeq ($(XEN_HOST),)
+$(error XEN=$(XEN): one of $(XEN_HOSTS) (scripts/lib/matrix.conf))
 endif
 export XEN
-# The autoscaler the dom0 image carries (scripts/build/mkinitramfs.sh takes the
-# XEN=4.20 one from build/xen-4.20/ itself).
-ifeq ($(XEN),4.17)
+# Where its dom0 images go (cache/ or a folder of its own).
+XEN_IMAGES := $(CACHE)$(patsubst %,/%,$(filter-out -,$(word 7,$(XEN_HOST))))
+# The autoscaler the dom0 image carries: a host whose dom0 root has its own
+# glibc builds it in that root (scripts/build/mkinitramfs.sh takes it from
+# build/xen-XEN/ itself).
+ifeq ($(word 5,$(XEN_HOST)),0)
 DOM0_AUTOSCALER := $(AUTOSCALER)
-XEN_IMAGES := $(CACHE)
 else
-XEN_IMAGES := $(CACHE)/xen-$(XEN)
 DOM0_AUTOSCALER := $(TOP)/build/xen-$(XEN)/tools/smpalt-autoscaler
 $(DOM0_AUTOSCALER): $(AUTOSCALER_DEPS) $(addprefix $(TOP)/,$(TOOLS_DAEMON))
 	@bash $(TOP)/scripts/build/fetch-xen.sh

@@ -46,8 +46,7 @@ host_script mk-linux-domu
 BUSYBOX=$XEN_ROOT/bin/busybox
 VMLINUZ=$XEN_CACHE/vmlinuz
 
-out=$CACHE/linux-domu
-[ "$XEN" = 4.17 ] || out=$XEN_CACHE/linux-domu
+out=$XEN_IMAGES/linux-domu
 opt_value -o out "a folder"
 opt_value -k VMLINUZ "a kernel image"
 parse_args "$@"

@@ -53,8 +53,7 @@ die() {
 	exit 1
 }
 . "$(dirname "$0")/../lib/xen-host.sh"
-SD_CACHE=$CACHE/dom0-systemd
-[ "$XEN" = 4.17 ] || SD_CACHE=$XEN_CACHE/dom0-systemd
+SD_CACHE=$XEN_IMAGES/dom0-systemd
 ROOT=$SD_CACHE/root
 ROOT_STAMP=$SD_CACHE/root.stamp
 ROOT_CPIO=$SD_CACHE/root.cpio.zst

@@ -80,8 +80,7 @@ XEN_MODULES=(xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc
 # Loaded by glibc at run time (pthread_cancel), so not in any NEEDED list.
 DLOPENED_LIBS=(libgcc_s.so.1)
 
-out=$CACHE/dom0-initrd.gz
-[ "$XEN" = 4.17 ] || out=$XEN_CACHE/dom0-initrd.gz
+out=$XEN_IMAGES/dom0-initrd.gz
 elves=()
 opt_value -o out "a path"
 opt_rest elves

@@ -14,9 +14,13 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-XEN=${XEN:-4.17}
-OUT=$TOP/out/deb
-[ "$XEN" = 4.17 ] || OUT=$TOP/out/deb-$XEN
+CACHE=${CACHE:-$TOP/cache}
+die() {
+	echo "xen-debs: error: $*" >&2
+	exit 1
+}
+. "$TOP/scripts/lib/xen-host.sh"
+OUT=$XEN_DEBS
 PKGS=(smpalt-autoscaler smpalt-guest)
 
 # debs: the packages' files in out/deb/, one a line (none: nothing).
@@ -44,7 +48,7 @@ fresh() {
 	done
 }
 
-if ! fresh && [ "$XEN" != 4.17 ]; then
+if ! fresh && [ "$XEN_OWN_LIBC" = 1 ]; then
 	echo "xen-debs: building the packages in the Debian root of XEN=$XEN (scripts/build/xen-root-build.sh)" >&2
 	bash "$TOP/scripts/build/fetch-xen.sh" >&2
 	bash "$TOP/scripts/build/xen-root-build.sh" debs "$OUT" >&2

@@ -4,11 +4,9 @@
 # mk-linux-smpalt-domu.sh); KVER from the environment chooses the version
 # (default 6.1):
 #
-#   KVER 6.1    Debian 12 (bookworm) linux-source-6.1, the machine's own
-#               apt sources; cache/linux/ (the paths from before versions
-#               existed, so that existing builds stay valid)
-#   KVER 6.12   Debian 13 (trixie) linux-source-6.12; cache/linux-6.12/
-#   KVER 7.2    Debian unstable (sid) linux-source-7.2; cache/linux-7.2/
+#   every version of scripts/lib/matrix.conf's "linux" lines (LINUX_VERSIONS;
+#   the first is the default): 6.1 (Debian 12's linux-source-6.1, the
+#   machine's own apt sources), 6.12 (Debian 13), 7.2 (Debian unstable)
 #
 # which gives:
 #
@@ -25,6 +23,8 @@
 #                     6.12 and 7.2 (their kernels boot as PVH domUs too;
 #                     6.1's has no PVH patches: its CPU topology code
 #                     predates topology_hotplug_apic())
+#   LINUX_SUITE, LINUX_CACHE, LINUX_DOMU_SMPALT and LINUX_TYPES come from
+#   its line in matrix.conf
 #
 # CONFIG from the environment chooses the kernel configuration (default
 # "default"):
@@ -78,22 +78,17 @@
 #                              posted series
 #   linux_series_names all     those, then those of its series-test, the
 #                              test-only patches
-KVER=${KVER:-6.1}
-case $KVER in
-6.1)
-	LINUX_SUITE=
-	LINUX_CACHE=$CACHE/linux
-	LINUX_DOMU_SMPALT=$CACHE/linux-smpalt-domu
-	LINUX_TYPES="pv"
-	;;
-6.12 | 7.2)
-	if [ "$KVER" = 6.12 ]; then LINUX_SUITE=trixie; else LINUX_SUITE=sid; fi
-	LINUX_CACHE=$CACHE/linux-$KVER
-	LINUX_DOMU_SMPALT=$LINUX_CACHE/smpalt-domu
-	LINUX_TYPES="pv pvh"
-	;;
-*) die "KVER=$KVER: the series exists for Linux 6.1, 6.12 and 7.2" ;;
-esac
+. "$(dirname "${BASH_SOURCE[0]}")/matrix.sh"
+LINUX_VERSIONS=$(matrix_keys linux | tr '\n' ' ')
+LINUX_VERSIONS=${LINUX_VERSIONS% }
+KVER=${KVER:-${LINUX_VERSIONS%% *}}
+read -r _kver LINUX_SUITE LINUX_CACHE LINUX_DOMU_SMPALT LINUX_TYPES \
+	<<<"$(matrix_row linux "$KVER")"
+[ -n "$_kver" ] || die "KVER=$KVER: the series exists for Linux ${LINUX_VERSIONS// /, } (scripts/lib/matrix.conf)"
+unset _kver
+[ "$LINUX_SUITE" != - ] || LINUX_SUITE=
+LINUX_CACHE=$CACHE/$LINUX_CACHE
+LINUX_DOMU_SMPALT=$CACHE/$LINUX_DOMU_SMPALT
 LINUX_SERIES_DIR=$TOP/patches/linux-$KVER
 LINUX_SOURCE_PKG=linux-source-$KVER
 LINUX_PRISTINE=${LINUX_PRISTINE:-$LINUX_CACHE/$LINUX_SOURCE_PKG}

@@ -17,30 +17,28 @@
 # defined). Sets:
 #   XEN_VERSION         4.17 or 4.20 (xl info's xen_major.xen_minor)
 #   XEN_SUITE           the Debian suite of the dom0 userland
+#   XEN_DEBIAN          its Debian release (12, 13)
 #   XEN_CACHE           its cache folder: xen (the hypervisor, uncompressed),
 #                       vmlinuz (the dom0 kernel), root/, versions.txt
+#   XEN_IMAGES          the folder of the dom0 images and the stock Linux
+#                       domU made from it (dom0-initrd.gz, dom0-systemd/,
+#                       linux-domu/)
+#   XEN_DEBS            the folder of the Debian packages built against it
 #   XEN_ROOT            the dom0 userland the images are made from
 #   XEN_OWN_LIBC        1 when XEN_ROOT carries its own glibc and loader
 #                       (the images take nothing from the build machine)
 #   DOM0_KERNEL_SERIES  the dom0 kernel's Linux series (6.1, 6.12)
-XEN=${XEN:-4.17}
-case $XEN in
-4.17)
-	XEN_VERSION=4.17
-	XEN_SUITE=bookworm
-	XEN_CACHE=$CACHE/xen
-	XEN_OWN_LIBC=0
-	DOM0_KERNEL_SERIES=6.1
-	;;
-4.20)
-	XEN_VERSION=4.20
-	XEN_SUITE=trixie
-	XEN_CACHE=$CACHE/xen-4.20
-	XEN_OWN_LIBC=1
-	DOM0_KERNEL_SERIES=6.12
-	;;
-*) die "XEN='$XEN': 4.17 (Debian 12, the default) or 4.20 (Debian 13)" ;;
-esac
+# from its line in scripts/lib/matrix.conf (XEN_HOSTS: every host there).
+. "$(dirname "${BASH_SOURCE[0]}")/matrix.sh"
+XEN_HOSTS=$(matrix_keys host | tr '\n' ' ')
+XEN_HOSTS=${XEN_HOSTS% }
+XEN=${XEN:-${XEN_HOSTS%% *}}
+read -r XEN_VERSION XEN_SUITE XEN_DEBIAN DOM0_KERNEL_SERIES XEN_OWN_LIBC \
+	XEN_CACHE XEN_IMAGES XEN_DEBS <<<"$(matrix_row host "$XEN")"
+[ -n "$XEN_VERSION" ] || die "XEN='$XEN': one of $XEN_HOSTS (scripts/lib/matrix.conf)"
+XEN_CACHE=$CACHE/$XEN_CACHE
+if [ "$XEN_IMAGES" = - ]; then XEN_IMAGES=$CACHE; else XEN_IMAGES=$CACHE/$XEN_IMAGES; fi
+XEN_DEBS=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/out/$XEN_DEBS
 XEN_ROOT=$XEN_CACHE/root
 export XEN
 

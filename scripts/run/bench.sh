@@ -36,8 +36,9 @@
 #                 the guests)
 # Environment:
 #   KVERS         the patched Linux versions bench-linux-smpalt measures,
-#                 each guest carried in the dom0 image (default
-#                 "6.1 6.12 7.2"; each needs make linux KVER=...); an
+#                 each guest carried in the dom0 image (default every
+#                 version of scripts/lib/matrix.conf, "6.1 6.12 7.2";
+#                 each needs make linux KVER=...); an
 #                 entry KVER-CONFIG (6.1-debug, 6.1-debian) is that
 #                 version in that configuration (make linux KVER=...
 #                 CONFIG=...); an entry's guest type follows a colon,
@@ -54,7 +55,8 @@ set -euo pipefail
 
 . "$(dirname "$0")/../lib/host.sh"
 host_script bench 2
-read -ra kvers <<<"${KVERS:-6.1 6.12 7.2}"
+. "$TOP/scripts/lib/matrix.sh"
+read -ra kvers <<<"${KVERS:-$(matrix_keys linux | tr '\n' ' ')}"
 # kver_config ENTRY: "KVER CONFIG" of a KVERS entry (KVER or KVER-CONFIG,
 # then :TYPE or nothing).
 kver_config() {

@@ -5,10 +5,14 @@
 # (optionally ", N skipped"). A skipped test did not run, so it is not a
 # pass: each one counts as a failure here. A suite that exits non-zero
 # without such a line counts as one failure. The last line printed here is
-# the total, in the same form. Of the guests x Xen hosts (make test-matrix)
-# it runs the cells of Xen 4.17 (the smpalt guest, the Linux guest) and
-# names the cells of Xen 4.20 it leaves out, and the Linux guest's debug
-# configuration.
+# the total, in the same form. Of the guests x Xen hosts x types (make
+# test-matrix) it runs the cells scripts/lib/matrix.conf marks "test" (the
+# smpalt guest and the Linux 6.1 guest on Xen 4.17, as PV domUs) and names
+# the others, which do not fit in the CI hour beside the suites here (the
+# smpalt guest's set on Xen 4.20 takes about as long as on 4.17, and much
+# longer on a loaded machine; tests/xen/README.md, "Xen 4.20"; the Linux
+# 6.12 and 7.2 series each need their own two kernel builds), and the Linux
+# guest's debug configuration.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -23,16 +27,18 @@ SUITES=(
 	"dom0 tools (ASan+UBSan, gcc and clang)|make --no-print-directory test-tools-sanitize"
 	"install: make install DESTDIR=<tmp>, the tree, uninstall|make --no-print-directory test-install"
 	"Debian packages: dpkg-buildpackage, lintian, hardening, the unit|make --no-print-directory test-deb"
-	"Xen scenarios|make --no-print-directory test-xen"
-	"Linux 6.1 guest: series, scenarios on Xen|make --no-print-directory test-linux"
 )
-# The cells of the guests x Xen hosts matrix (make test-matrix) that do not
-# fit in the CI hour beside the suites above, or are not yet proven there
-# (the smpalt guest's set on Xen 4.20 takes about as long as on 4.17, and
-# much longer on a loaded machine; tests/xen/README.md, "Xen 4.20"; the Linux
-# 6.12 and 7.2 series each need their own two kernel builds): named at the
-# end.
-LEFT_TO_MATRIX="smpalt-4.20 (make test-xen XEN=4.20), linux-6.1-4.20 (make test-linux XEN=4.20), linux-6.12-4.20 (make test-linux KVER=6.12 XEN=4.20), linux-7.2-4.20 (make test-linux KVER=7.2 XEN=4.20), and the PVH cells linux-6.12-4.20-pvh, linux-7.2-4.20-pvh, linux-7.2-4.17-pvh (make test-linux KVER=... XEN=... TYPE=pvh)"
+. scripts/lib/matrix.sh
+LEFT_TO_MATRIX=
+while read -r guest kver xen type run; do
+	name=$(cell_name "$guest" "$kver" "$xen" "$type")
+	cmd=$(cell_command "$guest" "$kver" "$xen" "$type")
+	if [ "$run" = test ]; then
+		SUITES+=("$(cell_what "$guest" "$kver" "$xen"), $type (matrix cell $name)|$cmd")
+	else
+		LEFT_TO_MATRIX+="${LEFT_TO_MATRIX:+, }$name (${cmd#make --no-print-directory })"
+	fi
+done < <(matrix_rows cell)
 # The Linux guest's debug configuration (modules, kprobes, the function
 # tracer, lockdep; docs/linux.md): its own kernel build and a slower guest,
 # run by its own command only.

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Every guest on every Xen host the harness knows, of either guest type,
-# and one table of it all. The cells are declared once, in CELLS below,
-# one a line: "guest kver xen type", from which each cell's name, command
-# and description follow:
+# and one table of it all. The cells are declared once, in the "cell" lines
+# of scripts/lib/matrix.conf ("GUEST KVER XEN TYPE RUN"), from which each
+# cell's name, command and description follow (scripts/lib/matrix.sh):
 #
 #   smpalt - XEN pv      smpalt-XEN            make test-xen XEN=XEN
 #   linux KVER XEN pv    linux-KVER-XEN        make test-linux KVER=KVER XEN=XEN
@@ -25,48 +25,21 @@ set -uo pipefail
 cd "$TOP"
 . scripts/lib/tally.sh
 
-# guest kver xen type ("-": the smpalt guest has no Linux version)
-CELLS="
-smpalt -    4.17 pv
-smpalt -    4.20 pv
-linux  6.1  4.17 pv
-linux  6.1  4.20 pv
-linux  6.12 4.20 pv
-linux  7.2  4.20 pv
-linux  6.12 4.20 pvh
-linux  7.2  4.20 pvh
-linux  7.2  4.17 pvh
-"
-# The Debian release whose dom0 each Xen host boots (scripts/lib/xen-host.sh).
-declare -A DEBIAN=([4.17]=12 [4.20]=13)
+. scripts/lib/matrix.sh
 
-# Each cell's command, description and type, by its name, in CELLS' order.
+# Each cell's command, description and type, by its name, in matrix.conf's
+# order.
 ALL=()
 declare -A CMD=() WHAT=() CELL_TYPE=()
-while read -r guest kver xen type; do
-	[ -n "$guest" ] || continue
-	case $guest in
-	smpalt)
-		name=smpalt-$xen
-		cmd="make --no-print-directory test-xen XEN=$xen"
-		what="smpalt guest"
-		;;
-	linux)
-		name=linux-$kver-$xen
-		cmd="make --no-print-directory test-linux KVER=$kver XEN=$xen"
-		what="Linux $kver guest"
-		;;
-	*) die "CELLS: unknown guest '$guest' (smpalt or linux)" ;;
-	esac
-	if [ "$type" != pv ]; then
-		name+=-$type
-		cmd+=" TYPE=$type"
-	fi
+while read -r guest kver xen type run; do
+	case $guest in smpalt | linux) ;; *) die "matrix.conf: cell of an unknown guest '$guest' (smpalt or linux)" ;; esac
+	case $run in test | matrix) ;; *) die "matrix.conf: cell $guest $kver $xen $type: RUN '$run' is test or matrix" ;; esac
+	name=$(cell_name "$guest" "$kver" "$xen" "$type")
 	ALL+=("$name")
-	CMD[$name]=$cmd
-	WHAT[$name]="$what, Xen $xen (Debian ${DEBIAN[$xen]} dom0)"
+	CMD[$name]=$(cell_command "$guest" "$kver" "$xen" "$type")
+	WHAT[$name]=$(cell_what "$guest" "$kver" "$xen")
 	CELL_TYPE[$name]=$type
-done <<<"$CELLS"
+done < <(matrix_rows cell)
 
 cells=("$@")
 [ ${#cells[@]} -gt 0 ] || cells=("${ALL[@]}")
@@ -101,8 +74,8 @@ matrix_md() {
 		fi
 	done
 	echo
-	echo "Hosts: $(for v in 4.17 4.20; do d=cache/xen; [ $v = 4.17 ] || d=cache/xen-$v
-		[ -f $d/versions.txt ] && printf '%s; ' "$(sed -n 's/^xen=//p; s/^dom0_kernel=/dom0 /p' $d/versions.txt | tr '\n' ' ')"; done)"
+	echo "Hosts: $(matrix_rows host | while read -r _ _ _ _ _ d _; do
+		[ -f "cache/$d/versions.txt" ] && printf '%s; ' "$(sed -n 's/^xen=//p; s/^dom0_kernel=/dom0 /p' "cache/$d/versions.txt" | tr '\n' ' ')"; done)"
 }
 
 declare -A P F S T

@@ -471,8 +471,7 @@ cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
 # libvirt and systemd boots have no use for it.
 if [ -z "${LINUX_DOMU_DIR:-}" ] && [ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]; then
 	stage "linux domU: scripts/build/mk-linux-domu.sh"
-	domu_dir=$CACHE/linux-domu
-	[ "$XEN" = 4.17 ] || domu_dir=$XEN_CACHE/linux-domu
+	domu_dir=$XEN_IMAGES/linux-domu
 	bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$domu_dir" \
 		>"$RUN_DIR/linux-domu.log" 2>&1 ||
 		{ cat "$RUN_DIR/linux-domu.log" >&2; die "mk-linux-domu.sh failed"; }
