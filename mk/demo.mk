@@ -8,10 +8,14 @@
 #                         second live, then out/demo/<timestamp>/demo.png,
 #                         demo.csv and summary.txt
 #                         (scripts/run/run-demo-autoscale.sh)
-#   make demo-autoscale GUEST=linux
-#                         the same with the patched Linux 6.1 guest (make
-#                         linux first): busy loops in phases, scaled by
-#                         Xen's CPU accounting (--signal xen)
+#   make demo-autoscale GUEST=linux [KVER=...]
+#                         the same with the patched Linux guest (6.1 unless
+#                         KVER= says; make linux first): busy loops in
+#                         phases, scaled by Xen's CPU accounting
+#                         (--signal xen)
+#   make demo-autoscale ... TYPE=pvh
+#                         either with a PVH guest (the Linux guest: a
+#                         version whose series serves PVH, KVER=6.12 or 7.2)
 #   make demo-report DEMO=out/demo/<timestamp>
 #                         redo the plot and summary of a run
 # `make demo` runs demo-host, then this (GUEST= passed on).
@@ -35,7 +39,7 @@ demo-check-guest:
 	   exit 2 ;; esac
 
 demo-autoscale: demo-check-guest deps $(GUEST_ELF) $(DOM0_AUTOSCALER) $(DEMO_GUEST_DEPS_$(GUEST))
-	@bash $(TOP)/scripts/run/run-demo-autoscale.sh -G $(GUEST) -g $(GUEST_ELF)
+	@KVER=$(KVER) bash $(TOP)/scripts/run/run-demo-autoscale.sh -G $(GUEST) -T $(TYPE) -g $(GUEST_ELF)
 
 demo-report:
 	@python3 $(TOP)/scripts/report/demo-report.py $(DEMO)

@@ -22,7 +22,8 @@
 #                without the series, into cache/linux/stock/ (and
 #                <configuration>-stock/)
 
-KVER ?= 6.1
+# The first Linux version of scripts/lib/matrix.conf unless given.
+KVER ?= $(firstword $(shell bash $(TOP)/scripts/lib/matrix.sh linux-versions))
 CONFIG ?= default
 STOCK ?= 0
 

@@ -1,10 +1,11 @@
-# Demo (run by `make demo GUEST=linux`, not a test): the patched Linux 6.1
-# guest (patches/linux-6.1/, xl-configs/linux-smpalt.cfg; vcpus=1,
+# Demo (run by `make demo GUEST=linux`, not a test): the patched Linux
+# guest (patches/linux-KVER/, xl-configs/linux-smpalt.cfg; vcpus=1,
 # maxvcpus=4) runs a phased busy-loop profile from its kernel command line
 # (linux-smpalt.profile=, scripts/build/mk-linux-smpalt-domu.sh) while
 # smpalt-autoscaler scales its vCPUs by Xen's own CPU accounting
 # (--signal xen: the Linux guest publishes no load); its kernel onlines
 # the vCPUs xl adds and its text follows (UP with one vCPU, SMP with more).
+# guests: linux
 #
 # Input: PROFILE below (idle, a ramp of 1 to 3 loops, a burst of 4, a
 # medium of 1, idle); the autoscaler started once the profile has, with
@@ -212,4 +213,4 @@ changes=$((ups + downs))
 	fail "did not settle at 1 vCPU in up mode (online $online, mode $mode)"
 check_xen_view "end of the demo"
 linux_clean "end of the demo"
-result SUCCESS "patched Linux 6.1, --signal xen: $changes vCPU changes ($ups up, $downs down; $up_dec up, $down_dec down decisions), max $max_online vCPUs, $sw switches, Xen load max ${load_max}%, back at 1 vCPU up (Xen agrees); counters not checked (no smpalt.stress=1)"
+result SUCCESS "patched Linux, --signal xen: $changes vCPU changes ($ups up, $downs down; $up_dec up, $down_dec down decisions), max $max_online vCPUs, $sw switches, Xen load max ${load_max}%, back at 1 vCPU up (Xen agrees); counters not checked (no smpalt.stress=1)"

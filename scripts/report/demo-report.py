@@ -15,7 +15,9 @@ the vCPU count of each moment, vCPUs on the right, SMP mode as a shaded
 band, phases marked, throughput below when the guest publishes it;
 legends outside the data), summary.txt, and prints the summary. The
 package versions of the run (DEMO_DIR/xen/versions.txt, from
-scripts/build/fetch-xen.sh) go into the summary.
+scripts/build/fetch-xen.sh) go into the summary; the guest's Linux version
+and type (DEMO_DIR/guest.txt: kver=, type=; 6.1 and pv when it is
+missing) into the titles.
 """
 import csv
 import os
@@ -115,7 +117,7 @@ def mean(xs):
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def summarise(rows, decisions, result, meta, versions, xen_load):
+def summarise(rows, decisions, result, meta, versions, xen_load, facts):
     lines = []
     dur = rows[-1]["t"] - rows[0]["t"] + 1.0
     t_mode = {"up": 0.0, "smp": 0.0}
@@ -130,12 +132,14 @@ def summarise(rows, decisions, result, meta, versions, xen_load):
     downs = [d for d in decisions if d[3] < d[2]]
     switches = rows[-1]["switches"] - rows[0]["switches"]
     if xen_load:
-        lines.append("smpalt demo, patched Linux 6.1 guest: %d samples over "
-                     "%.0f s (guest vcpus=1, maxvcpus=4, smpalt-autoscaler "
-                     "--signal xen)" % (len(rows), dur))
+        lines.append("smpalt demo, patched Linux %s %s guest: %d samples "
+                     "over %.0f s (guest vcpus=1, maxvcpus=4, "
+                     "smpalt-autoscaler --signal xen)"
+                     % (facts["kver"], facts["type"], len(rows), dur))
     else:
-        lines.append("smpalt demo: %d samples over %.0f s (guest vcpus=1, "
-                     "maxvcpus=4, smpalt-autoscaler)" % (len(rows), dur))
+        lines.append("smpalt demo, %s guest: %d samples over %.0f s (guest "
+                     "vcpus=1, maxvcpus=4, smpalt-autoscaler)"
+                     % (facts["type"], len(rows), dur))
     if meta:
         lines.append("profile: %s; autoscaler %s" % (
             meta.get("profile", "?"), meta.get("autoscaler", "?")))
@@ -199,14 +203,24 @@ def threshold_lines(high, low):
 
 # Per guest: the plot's title, what its load is, and whether a throughput
 # panel goes below (the smpalt guest publishes one, the Linux guest not).
-TITLE_SMPALT = ("smpalt: a Xen PV guest scaled by smpalt-autoscaler while "
-                "its workload profile runs\\n(Xen 4.17 in QEMU/TCG; the "
-                "guest's text is UP with one vCPU, SMP with more)")
-TITLE_LINUX = ("smpalt: a patched Linux 6.1 PV guest scaled by "
+TITLE_SMPALT = ("smpalt: a Xen %(type)s guest scaled by smpalt-autoscaler "
+                "while its workload profile runs\\n(Xen %(xen)s in QEMU/TCG; "
+                "the guest's text is UP with one vCPU, SMP with more)")
+TITLE_LINUX = ("smpalt: a patched Linux %(kver)s %(type)s guest scaled by "
                "smpalt-autoscaler on Xen's CPU accounting while busy loops "
-               "run in phases\\n(Xen 4.17 in QEMU/TCG; the kernel text is "
-               "UP with one vCPU, SMP with more; throughput: %s)"
-               % NO_THROUGHPUT)
+               "run in phases\\n(Xen %(xen)s in QEMU/TCG; the kernel text is "
+               "UP with one vCPU, SMP with more; throughput: %(none)s)")
+
+
+def guest_facts(out_dir, versions):
+    """The guest's Linux version, type and Xen's version, for the titles
+    and the summary (runs from before guest.txt: Linux 6.1, PV)."""
+    guest = read_meta(os.path.join(out_dir, "guest.txt"))
+    xen = re.search(r"\d+\.\d+", versions.get("xen", "")) if versions else None
+    return {"kver": guest.get("kver", "6.1"),
+            "type": guest.get("type", "pv").upper(),
+            "xen": xen.group(0) if xen else "4.17",
+            "none": NO_THROUGHPUT}
 BOTTOM_SMPALT = """# --- bottom: throughput
 unset arrow
 unset label
@@ -224,7 +238,7 @@ plot '%(data)s' using 1:($5 / 1000) with lines lw 2 lc rgb '#7030a0' notitle
 """
 
 
-def plot(rows, decisions, out_dir, meta, xen_load):
+def plot(rows, decisions, out_dir, meta, xen_load, facts):
     vmax = max(4, max(r["vcpus"] for r in rows))
     high, low = thresholds(meta)
     lmax = max(100, max(r["load"] for r in rows))
@@ -285,14 +299,14 @@ unset multiplot
               "dec": DECISION_DATA, "thresholds": threshold_lines(high, low)}
     if xen_load:
         fields.update({
-            "title": TITLE_LINUX, "top_size": 0.94, "top_origin": 0.02,
+            "title": TITLE_LINUX % facts, "top_size": 0.94, "top_origin": 0.02,
             "top_xlabel": "time since the profile started (s)",
             "ylabel": "load (% of one vCPU, Xen's CPU accounting)",
             "load_title": "load: Xen's CPU accounting (--signal xen)",
             "bottom": ""})
     else:
         fields.update({
-            "title": TITLE_SMPALT, "top_size": 0.64, "top_origin": 0.31,
+            "title": TITLE_SMPALT % facts, "top_size": 0.64, "top_origin": 0.31,
             "top_xlabel": "",
             "ylabel": "load (% of one vCPU)",
             "load_title": "load (data/smpalt/load)",
@@ -346,8 +360,10 @@ def main():
     offset_s = int(meta.get("autoscaler_start_cs", "0")) / CS_PER_SEC
     decisions = read_decisions(as_log, offset_s)
     versions = read_meta(os.path.join(xen, "versions.txt"))
-    lines = summarise(rows, decisions, result, meta, versions, xen_load)
-    ok = plot(rows, decisions, out_dir, meta, xen_load)
+    facts = guest_facts(out_dir, versions)
+    lines = summarise(rows, decisions, result, meta, versions, xen_load,
+                      facts)
+    ok = plot(rows, decisions, out_dir, meta, xen_load, facts)
     lines.append("plot: %s" % (os.path.join(out_dir, "demo.png") if ok
                                else "none (gnuplot failed)"))
     lines.append("data: %s" % os.path.join(out_dir, "demo.csv"))

@@ -6,19 +6,22 @@
 #   smpalt  the smpalt kernel (GUEST_ELF) runs its built-in profile and
 #           publishes its load, which the autoscaler scales it by
 #           (scripts/dom0/demo-autoscale.sh)
-#   linux   the patched Linux 6.1 guest (make linux) runs a busy-loop
+#   linux   the patched Linux guest (make linux; KVER= from the
+#           environment, 6.1 unless given) runs a busy-loop
 #           profile from its command line and publishes no load: the
 #           autoscaler uses Xen's CPU accounting, --signal xen
 #           (scripts/dom0/demo-autoscale-linux.sh); its busybox initramfs
 #           is built here (scripts/build/mk-linux-smpalt-domu.sh) into
 #           build/linux-smpalt-demo/
 #
-# Usage: scripts/run/run-demo-autoscale.sh [-G smpalt|linux] -g GUEST_ELF
-#                                      [-k VMLINUZ]
+# Usage: scripts/run/run-demo-autoscale.sh [-G smpalt|linux] [-T pv|pvh]
+#                                      -g GUEST_ELF [-k VMLINUZ]
 #   -G        the guest (default smpalt)
+#   -T        the guest's type (default pv): pvh boots it as a PVH domU
 #   -g        the smpalt kernel: the guest itself, and with -G linux what
 #             the dom0 image's `make install` installs beside the autoscaler
-#   -k        the patched Linux kernel (default cache/linux/out/vmlinuz)
+#   -k        the patched Linux kernel (default the one make linux KVER=...
+#             writes, cache/linux/out/vmlinuz for 6.1)
 # Output: out/demo/<timestamp>/ (out/demo/latest): demo.png, demo.csv,
 # summary.txt, autoscaler.log, and the harness's results in xen/.
 # Environment: XEN_SCENARIO_TIMEOUT (default 240 s for the smpalt demo,
@@ -35,9 +38,11 @@ DEMO_TIMEOUT_LINUX=420
 LINUX_DOMU_OUT=$TOP/build/linux-smpalt-demo
 
 GUEST=smpalt
+GUEST_TYPE=pv
 GUEST_ELF=
-VMLINUZ=$CACHE/linux/out/vmlinuz
+VMLINUZ=
 opt_value -G GUEST "a guest (smpalt or linux)"
+opt_value -T GUEST_TYPE "a guest type (pv or pvh)"
 opt_value -k VMLINUZ "a kernel image"
 opt_value -g GUEST_ELF "a path"
 parse_args "$@"
@@ -51,14 +56,21 @@ smpalt)
 linux)
 	SCENARIO=demo-autoscale-linux
 	DEMO_TIMEOUT=$DEMO_TIMEOUT_LINUX
-	WHAT="patched Linux 6.1 guest vcpus=1 maxvcpus=4 runs busy loops in phases, smpalt-autoscaler scales it by Xen's CPU accounting"
-	[ -f "$VMLINUZ" ] || die "no patched Linux kernel at $VMLINUZ (make linux)"
+	. "$TOP/scripts/lib/linux-version.sh"
+	case " $LINUX_TYPES " in *" $GUEST_TYPE "*) ;;
+	*) die "the Linux $KVER series serves type(s) $LINUX_TYPES, not $GUEST_TYPE (KVER=... of a version that does: scripts/lib/matrix.conf)" ;;
+	esac
+	VMLINUZ=${VMLINUZ:-$LINUX_VMLINUZ}
+	WHAT="patched Linux $KVER guest vcpus=1 maxvcpus=4 runs busy loops in phases, smpalt-autoscaler scales it by Xen's CPU accounting"
+	[ -f "$VMLINUZ" ] || die "no patched Linux kernel at $VMLINUZ (make linux KVER=$KVER)"
 	;;
 *) die "unknown guest '$GUEST' (GUEST=smpalt or GUEST=linux)" ;;
 esac
 
 results_dir "$TOP/out/demo"
 DEMO_DIR=$RESULTS_DIR
+# What the report's titles name (scripts/report/demo-report.py).
+printf 'kind=%s\nkver=%s\ntype=%s\n' "$GUEST" "${KVER:-}" "$GUEST_TYPE" >"$DEMO_DIR/guest.txt"
 
 if [ "$GUEST" = linux ]; then
 	# The guest's initramfs needs busybox from the Xen packages.
@@ -71,11 +83,11 @@ if [ "$GUEST" = linux ]; then
 	export LINUX_SMPALT_DIR=$LINUX_DOMU_OUT
 fi
 
-echo "demo: Xen ${XEN:-4.17} in QEMU (TCG); $WHAT; results in $DEMO_DIR"
+echo "demo: Xen ${XEN:-4.17} in QEMU (TCG); $WHAT, as a ${GUEST_TYPE^^} domU; results in $DEMO_DIR"
 rc=0
 XEN_OUT=$DEMO_DIR/xen \
 	XEN_SCENARIO_TIMEOUT=${XEN_SCENARIO_TIMEOUT:-$DEMO_TIMEOUT} \
-	bash "$TOP/scripts/run/xen-run.sh" -g "$GUEST_ELF" $SCENARIO || rc=$?
+	bash "$TOP/scripts/run/xen-run.sh" -G "$GUEST" -T "$GUEST_TYPE" -g "$GUEST_ELF" $SCENARIO || rc=$?
 
 echo
 if [ -s "$DEMO_DIR/xen/$SCENARIO.csv" ]; then
