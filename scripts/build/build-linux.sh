@@ -45,9 +45,9 @@
 #
 # CONFIG=deb builds the Debian packages of the patched kernel (make
 # linux-deb): Debian's own cloud-amd64 configuration of the same version
-# (/boot/config-* of Debian's linux-image-*-cloud-amd64 package of the
-# source package's version, fetched into L/debs/ through the same apt
-# setup as the source), modules kept, then patches/linux-$KVER/deb.config
+# (/boot/config-* of Debian's cloud-amd64 kernel package of the source
+# package's version, fetched into L/debs/ through the same apt setup as
+# the source), modules kept, then patches/linux-$KVER/deb.config
 # alone, the posted series only; `make bindeb-pkg` (niced, log in
 # L/deb/build/build.log) instead of step 5's targets, the image and
 # headers packages into L/deb/out/, lintian on the image package (no
@@ -339,40 +339,55 @@ dom0_image() {
 		die "CONFIG=debian: no linux-image package of Debian version $ver (the version of $SOURCE_PKG) in cache/xen/debs/"
 }
 
-# CONFIG=deb: Debian's cloud-amd64 kernel package of version $1, from the
-# version's suite into $DEBS (once): the -unsigned one where the suite
-# has it, else the signed one (both carry /boot/config-*). Prints its
-# path.
+# The kernel configuration a Debian kernel package $1 carries: the path
+# of /boot/config-<abi> or, in the packages of a suite that splits the
+# kernel into base files, binary and modules (unstable since 7.x),
+# /usr/lib/modules/<abi>/config; empty if none.
+config_member() {
+	dpkg-deb -c "$1" 2>/dev/null | awk '!m && ($6 ~ /^\.\/boot\/config-/ ||
+		$6 ~ /^\.\/usr\/lib\/modules\/[^\/]+\/config$/) { m = $6 } END { print m }'
+}
+carries_config() { [ -n "$(config_member "$1")" ]; }
+
+# CONFIG=deb: the package of Debian's cloud-amd64 kernel of version $1
+# that carries its configuration, from the version's suite into $DEBS
+# (once): linux-base-<abi>-cloud-amd64 where the suite splits the kernel
+# so, otherwise linux-image-<abi>-cloud-amd64-unsigned, or the signed
+# linux-image-<abi>-cloud-amd64. Prints its path.
 cloud_image() {
-	local ver=$1 names name try
-	if compgen -G "$DEBS/linux-image-*-cloud-amd64*_${ver}_amd64.deb" | head -1; then
-		return
-	fi
+	local ver=$1 f names name try kind
+	for f in $(compgen -G "$DEBS/linux-*-cloud-amd64*_${ver}_amd64.deb"); do
+		carries_config "$f" && { echo "$f"; return; }
+	done
 	for try in lists updated; do
-		# Reverse order: a name's -unsigned variant before it.
-		names=$(apt_cache search --names-only \
-			'^linux-image-[0-9].*-cloud-amd64(-unsigned)?$' | cut -d' ' -f1 | sort -r)
-		for name in $names; do
-			apt_cache show "$name=$ver" >/dev/null 2>&1 || continue
-			log "downloading $name $ver${LINUX_SUITE:+ ($LINUX_SUITE)} into $DEBS" >&2
-			(cd "$DEBS" && apt_get download -q "$name=$ver" >/dev/null 2>&1) ||
-				die "apt-get download $name=$ver failed"
-			compgen -G "$DEBS/${name}_${ver}_amd64.deb" ||
-				die "$name=$ver downloaded, but not as $DEBS/${name}_${ver}_amd64.deb"
-			return
+		for kind in 'base-[0-9].*-cloud-amd64' 'image-[0-9].*-cloud-amd64-unsigned' \
+			'image-[0-9].*-cloud-amd64'; do
+			names=$(apt_cache search --names-only "^linux-$kind\$" | cut -d' ' -f1)
+			for name in $names; do
+				apt_cache show "$name=$ver" >/dev/null 2>&1 || continue
+				f=$DEBS/${name}_${ver}_amd64.deb
+				if [ ! -f "$f" ]; then
+					log "downloading $name $ver${LINUX_SUITE:+ ($LINUX_SUITE)} into $DEBS" >&2
+					(cd "$DEBS" && apt_get download -q "$name=$ver" >/dev/null 2>&1) ||
+						die "apt-get download $name=$ver failed"
+					[ -f "$f" ] || die "$name=$ver downloaded, but not as $f"
+				fi
+				carries_config "$f" && { echo "$f"; return; }
+				log "$name $ver carries no configuration" >&2
+			done
 		done
 		[ "$try" = lists ] || break
 		log "refreshing package lists (apt-get update)" >&2
 		apt_get update -q >/dev/null || die "apt-get update failed"
 	done
-	die "CONFIG=deb: no linux-image-*-cloud-amd64 package of Debian version $ver (the version of $SOURCE_PKG)${LINUX_SUITE:+ in $LINUX_SUITE}"
+	die "CONFIG=deb: no package of Debian's cloud-amd64 kernel of Debian version $ver (the version of $SOURCE_PKG)${LINUX_SUITE:+ in $LINUX_SUITE} carries its configuration"
 }
 
-# The configuration to start from (LINUX_BASE_CONFIG), /boot/config-* of
-# Debian's kernel package of the source package's version, copied once to
+# The configuration to start from (LINUX_BASE_CONFIG), that of Debian's
+# kernel package of the source package's version, copied once to
 # $LINUX_WORK/$LINUX_BASE_CONFIG-config. Prints its path.
 base_config_file() {
-	local ver img cfg=$LINUX_WORK/$LINUX_BASE_CONFIG-config
+	local ver img member cfg=$LINUX_WORK/$LINUX_BASE_CONFIG-config
 	ver=$(source_version) || exit 1
 	case $LINUX_BASE_CONFIG in
 	debian) img=$(dom0_image "$ver") || exit 1 ;;
@@ -380,9 +395,10 @@ base_config_file() {
 	*) die "LINUX_BASE_CONFIG=$LINUX_BASE_CONFIG: debian or cloud" ;;
 	esac
 	if [ ! -f "$cfg" ] || [ "$img" -nt "$cfg" ]; then
-		dpkg-deb --fsys-tarfile "$img" |
-			tar -xO --wildcards './boot/config-*' >"$cfg.tmp" && [ -s "$cfg.tmp" ] ||
-			die "$img has no /boot/config-*"
+		member=$(config_member "$img")
+		[ -n "$member" ] || die "$img carries no kernel configuration"
+		dpkg-deb --fsys-tarfile "$img" | tar -xO "$member" >"$cfg.tmp" &&
+			[ -s "$cfg.tmp" ] || die "cannot read $member from $img"
 		mv "$cfg.tmp" "$cfg"
 	fi
 	echo "$cfg"

@@ -48,8 +48,9 @@
 #   deb         not a test guest: the packages a Debian administrator
 #               installs (make linux-deb): Debian's own cloud-amd64
 #               configuration of that kernel (the /boot/config-* of
-#               Debian's linux-image-*-cloud-amd64 package of the same
-#               version), modules kept, + $LINUX_SERIES_DIR/deb.config
+#               Debian's linux-image-*-cloud-amd64[-unsigned] package of
+#               the same version, or its linux-base-*-cloud-amd64 where
+#               the suite splits the kernel so), modules kept, + $LINUX_SERIES_DIR/deb.config
 #               alone (the series' option, the release name, the trims
 #               with their reasons), the posted series only (no
 #               test-only patch), packaged by the kernel's bindeb-pkg,
