@@ -574,7 +574,8 @@ if [ "$LINUX_PACKAGES" = 1 ]; then
 	lintian --allow-root --fail-on error --display-level '>=warning' \
 		--suppress-tags-from-file "$TOP/patches/linux-deb.lintian-overrides" \
 		"$image" >"$OUT/lintian.log" 2>&1 || lintian_rc=$?
-	grep -E '^[EW]: ' "$OUT/lintian.log" | sort | uniq -c | sed 's/^/  /' || true
+	# A line a tag: how often, and the tag.
+	grep -E '^[EW]: ' "$OUT/lintian.log" | sed -E 's/ \[.*\]$//' | sort | uniq -c || true
 	[ "$lintian_rc" = 0 ] || die "lintian: errors in $(basename "$image") (log: $OUT/lintian.log)"
 	log "lintian: $(grep -c '^E: ' "$OUT/lintian.log") error(s), $(grep -c '^W: ' "$OUT/lintian.log") warning(s)"
 	mv "$OUT/packages.tmp" "$OUT/packages"
