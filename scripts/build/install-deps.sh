@@ -17,7 +17,7 @@ PKGS=(
 	man-db systemd
 	flex bison bc libelf-dev
 	build-essential debhelper dpkg-dev fakeroot lintian devscripts
-	kmod libssl-dev rsync
+	kmod libssl-dev rsync libdw-dev
 	libinih-dev libsystemd-dev
 )
 
