@@ -21,6 +21,16 @@
 #   make linux STOCK=1  the stock control: the same tree and configuration
 #                without the series, into cache/linux/stock/ (and
 #                <configuration>-stock/)
+#   make linux-deb [KVER=6.12]  (or 7.2) the Debian packages a Debian guest
+#                installs with dpkg: linux-image-<version>-smpalt and its
+#                headers, from Debian's cloud-amd64 configuration of the
+#                same version with modules + patches/linux-KVER/deb.config,
+#                the posted series only, lintian-clean, into
+#                cache/linux-KVER/deb/out/ (CONFIG=deb; docs/linux.md,
+#                "Installing the series in a Debian 13 guest")
+#   make test-linux-deb KVER=6.12  what the packages hold: the kernel, its
+#                modules, its configuration with the series on
+#                (tests/install/check-linux-deb.sh; builds them first)
 
 # The first Linux version of scripts/lib/matrix.conf unless given.
 KVER ?= $(firstword $(shell bash $(TOP)/scripts/lib/matrix.sh linux-versions))
@@ -30,6 +40,16 @@ STOCK ?= 0
 .PHONY: linux
 linux:
 	@KVER=$(KVER) CONFIG=$(CONFIG) STOCK=$(STOCK) bash $(TOP)/scripts/build/build-linux.sh
+
+# Debian 13's 6.12 unless KVER is given.
+LINUX_DEB_KVER = $(if $(filter command line environment,$(origin KVER)),$(KVER),6.12)
+
+.PHONY: linux-deb test-linux-deb
+linux-deb:
+	@KVER=$(LINUX_DEB_KVER) CONFIG=deb bash $(TOP)/scripts/build/build-linux.sh
+
+test-linux-deb: linux-deb
+	@KVER=$(LINUX_DEB_KVER) bash $(TOP)/tests/install/check-linux-deb.sh
 
 # make upstream SIGNOFF="Name <address>": the 7.2 series as numbered mails
 # with a cover letter in out/upstream/, and the xen.git patch of patches/xen/

@@ -43,6 +43,16 @@
 # patches/linux-$KVER/debian.config; into L/debian/, with the test
 # modules.
 #
+# CONFIG=deb builds the Debian packages of the patched kernel (make
+# linux-deb): Debian's own cloud-amd64 configuration of the same version
+# (/boot/config-* of Debian's cloud-amd64 kernel package of the source
+# package's version, fetched into L/debs/ through the same apt setup as
+# the source), modules kept, then patches/linux-$KVER/deb.config
+# alone, the posted series only; `make bindeb-pkg` (niced, log in
+# L/deb/build/build.log) instead of step 5's targets, the image and
+# headers packages into L/deb/out/, lintian on the image package (no
+# error, or the build fails).
+#
 # CONFIG=native (Linux 7.2) builds a native x86-64 kernel, not a guest,
 # for make test-linux-native: the default configuration plus
 # patches/linux-$KVER/native.config (ACPI CPU hotplug, the 8250 console,
@@ -54,7 +64,8 @@
 # fragment's options that only the series defines are not checked.
 #
 # A run with nothing changed takes seconds: L/out/stamp holds the
-# hash of the series, its patches, the config fragments and this script.
+# hash of the series, its patches, the config fragments and this script
+# (and for CONFIG=deb the package version).
 #
 # PREFIX=N builds the first N patches of the posted series only, into
 # L/prefix/ (make upstream-check: every prefix builds).
@@ -108,10 +119,12 @@ fi
 
 # The patch files in order (blank lines and # comments skipped): the
 # posted series, then the test-only patches of series-test (the test
-# hooks the scenarios use; make upstream never emits them).
+# hooks the scenarios use; make upstream never emits them, nor does
+# CONFIG=deb apply them).
 patches=()
 series_files=("$SERIES")
-[ ! -f "$SERIES_DIR/series-test" ] || series_files+=("$SERIES_DIR/series-test")
+[ "$LINUX_SERIES_SET" = posted ] || [ ! -f "$SERIES_DIR/series-test" ] ||
+	series_files+=("$SERIES_DIR/series-test")
 for list in "${series_files[@]}"; do
 	while read -r name; do
 		[ -f "$SERIES_DIR/$name" ] || die "$name is listed in $list but missing"
@@ -134,16 +147,45 @@ if [ "$LINUX_STOCK" = 1 ]; then
 	what="stock, no patch"
 fi
 
+# CONFIG=deb: smpalt's own version (debian/changelog), the second half
+# of the packages' version (step 5).
+smpalt_version=
+if [ "$LINUX_PACKAGES" = 1 ]; then
+	smpalt_version=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version) ||
+		die "cannot read smpalt's version from $TOP/debian/changelog"
+fi
+
 # What the output depends on: when this hash is unchanged, so is vmlinuz
 # (the stock control's does not depend on the series).
 key=$( (
 	echo "$LINUX_CONFIG stock=$LINUX_STOCK prefix=$LINUX_PREFIX"
+	[ "$LINUX_PACKAGES" = 0 ] || echo "packages smpalt=$smpalt_version"
 	cat "${series_files[@]}" ${patches[@]+"${patches[@]}"} "${FRAGMENTS[@]}" \
 		${modules[@]+"${modules[@]}"} "$0"
 ) | sha256sum | cut -c1-16)
-if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/config" ] &&
-	[ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ]; then
+# up_to_date: this key's outputs are there, for CONFIG=deb the packages
+# $OUT/packages lists too (one file name a line).
+up_to_date() {
+	local f
+	[ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] && [ -f "$OUT/config" ] &&
+		[ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ] || return 1
+	[ "$LINUX_PACKAGES" = 1 ] || return 0
+	[ -s "$OUT/packages" ] || return 1
+	while read -r f; do
+		[ -f "$OUT/$f" ] || return 1
+	done <"$OUT/packages"
+}
+# The packages' paths and sizes, a line each.
+print_packages() {
+	local f
+	[ "$LINUX_PACKAGES" = 1 ] || return 0
+	while read -r f; do
+		log "package: $OUT/$f ($(du -h "$OUT/$f" | cut -f1))"
+	done <"$OUT/packages"
+}
+if up_to_date; then
 	log "up to date: $OUT/vmlinuz ($LINUX_CONFIG, $what, key $key)"
+	print_packages
 	exit 0
 fi
 
@@ -156,15 +198,18 @@ done
 
 mkdir -p "$DEBS" "$OUT" "$LINUX_WORK"
 
-# apt-get for the version's suite: the machine's sources when the suite is
-# its own (no LINUX_SUITE), otherwise a private source list, package lists
-# and cache in $LINUX_CACHE/apt/, so that the machine's apt setup is left
-# as it is. The mirror is the machine's Debian mirror (LINUX_MIRROR
-# overrides it).
-apt_get() {
-	local d=$LINUX_CACHE/apt mirror
+# apt-get (apt_get) and apt-cache (apt_cache) for the version's suite: the
+# machine's sources when the suite is its own (no LINUX_SUITE), otherwise a
+# private source list, package lists and cache in $LINUX_CACHE/apt/, so
+# that the machine's apt setup is left as it is. The mirror is the
+# machine's Debian mirror (LINUX_MIRROR overrides it).
+apt_get() { apt_suite apt-get "$@"; }
+apt_cache() { apt_suite apt-cache "$@"; }
+apt_suite() {
+	local tool=$1 d=$LINUX_CACHE/apt mirror
+	shift
 	if [ -z "$LINUX_SUITE" ]; then
-		apt-get "$@"
+		"$tool" "$@"
 		return
 	fi
 	mirror=${LINUX_MIRROR:-$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
@@ -174,7 +219,7 @@ apt_get() {
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $LINUX_SUITE main" \
 		>"$d/sources.list"
-	apt-get -o Dir::Etc::sourcelist="$d/sources.list" -o Dir::Etc::sourceparts=- \
+	"$tool" -o Dir::Etc::sourcelist="$d/sources.list" -o Dir::Etc::sourceparts=- \
 		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" "$@"
 }
 # One build at a time: several worktrees share this cache.
@@ -183,9 +228,9 @@ if ! flock -n 8; then
 	log "waiting for another build-linux run to finish"
 	flock 8
 	# It may have built this very series.
-	if [ "$force" = 0 ] && [ -f "$OUT/vmlinuz" ] &&
-		[ "$(cat "$OUT/stamp" 2>/dev/null)" = "$key" ]; then
+	if up_to_date; then
 		log "up to date: $OUT/vmlinuz (built meanwhile, key $key)"
+		print_packages
 		exit 0
 	fi
 fi
@@ -268,42 +313,107 @@ mv "$SRC.tmp" "$SRC"
 echo "$new_touched" >"$touched"
 log "$n_changed file(s) differ from the last build's"
 
-# Debian's configuration of this kernel (CONFIG=debian): /boot/config-*
-# of the linux-image package of the source package's Debian version:
-# the Xen 4.17 host's dom0 kernel package (cache/xen/debs/, fetched by
-# scripts/build/fetch-xen.sh if missing). Prints its path.
-debian_config() {
-	local src ver img cfg
+# The Debian version of the source package (6.12.117-1): the
+# configurations to start from are those of Debian's kernel packages of
+# that version.
+source_version() {
+	local src
 	src=$(compgen -G "$DEBS/${SOURCE_PKG}_*.deb" | sort | tail -1) ||
-		die "CONFIG=debian: no $SOURCE_PKG package in $DEBS to take the version from"
-	ver=${src%_all.deb}
-	ver=${ver##*_}
+		die "no $SOURCE_PKG package in $DEBS to take the version from"
+	src=${src%_all.deb}
+	echo "${src##*_}"
+}
+
+# CONFIG=debian: the linux-image package of Debian version $1, the Xen
+# 4.17 host's dom0 kernel package (cache/xen/debs/, fetched by
+# scripts/build/fetch-xen.sh if missing). Prints its path.
+dom0_image() {
+	local ver=$1 img
 	img=$CACHE/xen/debs/linux-image-*-amd64_${ver}_amd64.deb
 	if ! compgen -G "$img" >/dev/null; then
 		log "fetching the Xen 4.17 host packages, Debian's $KVER kernel among them" >&2
 		XEN=4.17 "$TOP/scripts/build/fetch-xen.sh" >&2 ||
 			die "scripts/build/fetch-xen.sh failed"
 	fi
-	img=$(compgen -G "$img" | head -1) ||
+	compgen -G "$img" | head -1 ||
 		die "CONFIG=debian: no linux-image package of Debian version $ver (the version of $SOURCE_PKG) in cache/xen/debs/"
-	cfg=$LINUX_WORK/debian-config
+}
+
+# The kernel configuration a Debian kernel package $1 carries: the path
+# of /boot/config-<abi> or, in the packages of a suite that splits the
+# kernel into base files, binary and modules (unstable since 7.x),
+# /usr/lib/modules/<abi>/config; empty if none.
+config_member() {
+	dpkg-deb -c "$1" 2>/dev/null | awk '!m && ($6 ~ /^\.\/boot\/config-/ ||
+		$6 ~ /^\.\/usr\/lib\/modules\/[^\/]+\/config$/) { m = $6 } END { print m }'
+}
+carries_config() { [ -n "$(config_member "$1")" ]; }
+
+# CONFIG=deb: the package of Debian's cloud-amd64 kernel of version $1
+# that carries its configuration, from the version's suite into $DEBS
+# (once): linux-base-<abi>-cloud-amd64 where the suite splits the kernel
+# so, otherwise linux-image-<abi>-cloud-amd64-unsigned, or the signed
+# linux-image-<abi>-cloud-amd64. Prints its path.
+cloud_image() {
+	local ver=$1 f names name try kind
+	for f in $(compgen -G "$DEBS/linux-*-cloud-amd64*_${ver}_amd64.deb"); do
+		carries_config "$f" && { echo "$f"; return; }
+	done
+	for try in lists updated; do
+		for kind in 'base-[0-9].*-cloud-amd64' 'image-[0-9].*-cloud-amd64-unsigned' \
+			'image-[0-9].*-cloud-amd64'; do
+			names=$(apt_cache search --names-only "^linux-$kind\$" | cut -d' ' -f1)
+			for name in $names; do
+				apt_cache show "$name=$ver" >/dev/null 2>&1 || continue
+				f=$DEBS/${name}_${ver}_amd64.deb
+				if [ ! -f "$f" ]; then
+					log "downloading $name $ver${LINUX_SUITE:+ ($LINUX_SUITE)} into $DEBS" >&2
+					(cd "$DEBS" && apt_get download -q "$name=$ver" >/dev/null 2>&1) ||
+						die "apt-get download $name=$ver failed"
+					[ -f "$f" ] || die "$name=$ver downloaded, but not as $f"
+				fi
+				carries_config "$f" && { echo "$f"; return; }
+				log "$name $ver carries no configuration" >&2
+			done
+		done
+		[ "$try" = lists ] || break
+		log "refreshing package lists (apt-get update)" >&2
+		apt_get update -q >/dev/null || die "apt-get update failed"
+	done
+	die "CONFIG=deb: no package of Debian's cloud-amd64 kernel of Debian version $ver (the version of $SOURCE_PKG)${LINUX_SUITE:+ in $LINUX_SUITE} carries its configuration"
+}
+
+# The configuration to start from (LINUX_BASE_CONFIG), that of Debian's
+# kernel package of the source package's version, copied once to
+# $LINUX_WORK/$LINUX_BASE_CONFIG-config. Prints its path.
+base_config_file() {
+	local ver img member cfg=$LINUX_WORK/$LINUX_BASE_CONFIG-config
+	ver=$(source_version) || exit 1
+	case $LINUX_BASE_CONFIG in
+	debian) img=$(dom0_image "$ver") || exit 1 ;;
+	cloud) img=$(cloud_image "$ver") || exit 1 ;;
+	*) die "LINUX_BASE_CONFIG=$LINUX_BASE_CONFIG: debian or cloud" ;;
+	esac
 	if [ ! -f "$cfg" ] || [ "$img" -nt "$cfg" ]; then
-		rm -rf "$LINUX_WORK/image"
-		dpkg -x "$img" "$LINUX_WORK/image" || die "dpkg -x $img failed"
-		cp "$(compgen -G "$LINUX_WORK/image/boot/config-*" | head -1)" "$cfg" ||
-			die "$img has no /boot/config-*"
-		rm -rf "$LINUX_WORK/image"
+		member=$(config_member "$img")
+		[ -n "$member" ] || die "$img carries no kernel configuration"
+		dpkg-deb --fsys-tarfile "$img" | tar -xO "$member" >"$cfg.tmp" &&
+			[ -s "$cfg.tmp" ] || die "cannot read $member from $img"
+		mv "$cfg.tmp" "$cfg"
 	fi
 	echo "$cfg"
 }
 
 # 4. Configuration: tinyconfig, or a full configuration to start from
-# (CONFIG=debian), then the fragments.
+# (CONFIG=debian, CONFIG=deb), then the fragments.
 base=tinyconfig base_config=
 if [ -n "$LINUX_BASE_CONFIG" ]; then
 	mkdir -p "$LINUX_WORK"
-	base_config=$(debian_config) || exit 1
-	base="Debian's $version configuration, modules off"
+	base_config=$(base_config_file) || exit 1
+	case $LINUX_BASE_CONFIG in
+	debian) base="Debian's $version configuration, modules off" ;;
+	cloud) base="Debian's $version cloud-amd64 configuration, modules kept" ;;
+	esac
 fi
 log "configuring: $base + $(for f in "${FRAGMENTS[@]}"; do basename "$f"; done |
 	paste -sd+ | sed 's/+/ + /g') + olddefconfig"
@@ -313,9 +423,12 @@ start_config() {
 		kmake tinyconfig
 		return
 	fi
+	case $LINUX_BASE_CONFIG in
 	# Every module off: =m becomes "is not set".
-	sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' \
-		"$base_config" >"$BUILD/.config" && kmake olddefconfig
+	debian) sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' \
+		"$base_config" >"$BUILD/.config" ;;
+	cloud) cp "$base_config" "$BUILD/.config" ;;
+	esac && kmake olddefconfig
 }
 # The same configuration as last time keeps its file and time: kbuild then
 # has nothing to regenerate.
@@ -367,11 +480,36 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # 5. The kernel, and its modules when it has them (Module.symvers, which
-# an out-of-tree module build needs, comes from `make modules`).
+# an out-of-tree module build needs, comes from `make modules`); for
+# CONFIG=deb the packages instead (bindeb-pkg builds the kernel and its
+# modules itself). Niced: QEMU runs share the machine.
 targets=(bzImage)
 ! grep -qx CONFIG_MODULES=y "$BUILD/.config" || targets+=(modules)
-log "building ${targets[*]} with -j$JOBS (log: $BUILD/build.log)"
-kmake -j"$JOBS" "${targets[@]}" >"$BUILD/build.log" 2>&1 &
+pkg_env=()
+if [ "$LINUX_PACKAGES" = 1 ]; then
+	# The kernel's own packaging, its variables set so that the packages
+	# say what they are: the version Debian's of the source, then
+	# smpalt's (6.12.117-1+smpalt0.1), the changelog's distribution the
+	# version's suite, smpalt's maintainers (debian/control) as the
+	# maintainer. Terse: the log as quiet as a plain build's.
+	pkg_version=$(source_version)+smpalt$smpalt_version
+	maintainer=$(sed -n 's/^Maintainer: *//p' "$TOP/debian/control" | head -1)
+	[ -n "$maintainer" ] || die "no Maintainer: in $TOP/debian/control"
+	pkg_env=(KDEB_PKGVERSION="$pkg_version"
+		DEBFULLNAME="${maintainer% <*}" DEBEMAIL="$(sed 's/.*<\(.*\)>.*/\1/' <<<"$maintainer")"
+		DEB_BUILD_OPTIONS=terse)
+	case $LINUX_SUITE in
+	'') ;;
+	sid) pkg_env+=(KDEB_CHANGELOG_DIST=unstable) ;;
+	*) pkg_env+=(KDEB_CHANGELOG_DIST="$LINUX_SUITE") ;;
+	esac
+	targets=(bindeb-pkg)
+	# dpkg-buildpackage writes beside the build folder.
+	rm -f "$LINUX_WORK"/*.deb "$LINUX_WORK"/*.buildinfo "$LINUX_WORK"/*.changes
+fi
+log "building ${targets[*]} with -j$JOBS, niced (log: $BUILD/build.log)"
+env ${pkg_env[@]+"${pkg_env[@]}"} nice -n 10 \
+	make -C "$SRC" O="$BUILD" -j"$JOBS" "${targets[@]}" >"$BUILD/build.log" 2>&1 &
 make_pid=$!
 # A progress line every 30 s while make runs: its latest step.
 while kill -0 "$make_pid" 2>/dev/null; do
@@ -411,6 +549,38 @@ if [ ${#modules[@]} -gt 0 ]; then
 	cp "$LINUX_WORK/modules-src"/*.ko "$OUT/modules/"
 fi
 
+# CONFIG=deb: the image and headers packages into $OUT, listed in
+# $OUT/packages. linux-libc-dev, which bindeb-pkg builds too, is left
+# out: a Debian system keeps Debian's (glibc's headers are built
+# against it).
+if [ "$LINUX_PACKAGES" = 1 ]; then
+	release=$(cat "$BUILD/include/config/kernel.release")
+	rm -f "$OUT"/*.deb "$OUT/packages" "$OUT/packages.tmp"
+	for name in linux-image linux-headers; do
+		f=${name}-${release}_${pkg_version}_amd64.deb
+		[ -f "$LINUX_WORK/$f" ] || die "bindeb-pkg made no $f (log: $BUILD/build.log)"
+		mv "$LINUX_WORK/$f" "$OUT/$f"
+		echo "$f" >>"$OUT/packages.tmp"
+	done
+	rm -f "$LINUX_WORK"/*.deb "$LINUX_WORK"/*.buildinfo "$LINUX_WORK"/*.changes
+	image=$OUT/$(head -1 "$OUT/packages.tmp")
+	# lintian on the image package: an error fails the build; the tags
+	# of the kernel's own packaging we cannot change are overridden with
+	# their reasons in patches/linux-deb.lintian-overrides.
+	log "lintian $(basename "$image") (log: $OUT/lintian.log)"
+	command -v lintian >/dev/null ||
+		die "lintian not found (scripts/build/install-deps.sh installs it)"
+	lintian_rc=0
+	lintian --allow-root --fail-on error --display-level '>=warning' \
+		--suppress-tags-from-file "$TOP/patches/linux-deb.lintian-overrides" \
+		"$image" >"$OUT/lintian.log" 2>&1 || lintian_rc=$?
+	# A line a tag: how often, and the tag.
+	grep -E '^[EW]: ' "$OUT/lintian.log" | sed -E 's/ \[.*\]$//' | sort | uniq -c || true
+	[ "$lintian_rc" = 0 ] || die "lintian: errors in $(basename "$image") (log: $OUT/lintian.log)"
+	log "lintian: $(grep -c '^E: ' "$OUT/lintian.log") error(s), $(grep -c '^W: ' "$OUT/lintian.log") warning(s)"
+	mv "$OUT/packages.tmp" "$OUT/packages"
+fi
+
 cp "$BUILD/arch/x86/boot/bzImage" "$OUT/vmlinuz.tmp"
 cp "$BUILD/.config" "$OUT/config.tmp"
 mv "$OUT/vmlinuz.tmp" "$OUT/vmlinuz"
@@ -418,3 +588,4 @@ mv "$OUT/config.tmp" "$OUT/config"
 echo "$key" >"$OUT/stamp"
 log "ready: $OUT/vmlinuz ($(du -h "$OUT/vmlinuz" | cut -f1), $LINUX_CONFIG, Linux $version" \
 	"($what), key $key) in $(elapsed)"
+print_packages

@@ -17,6 +17,9 @@ PKGS=(
 	man-db systemd
 	flex bison bc libelf-dev
 	build-essential debhelper dpkg-dev fakeroot lintian devscripts
+	# make linux-deb: what bindeb-pkg declares it builds with (depmod,
+	# module signing, its headers package)
+	kmod libssl-dev rsync libdw-dev
 	libinih-dev libsystemd-dev
 )
 

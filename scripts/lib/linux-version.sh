@@ -45,6 +45,16 @@
 #               $LINUX_SERIES_DIR/debian.config (no debug info, no module
 #               signing), built in $LINUX_CACHE/debian/{src,build,out}/
 #               with the test modules; its guest in $LINUX_DOMU_SMPALT-debian
+#   deb         not a test guest: the packages a Debian administrator
+#               installs (make linux-deb): Debian's own cloud-amd64
+#               configuration of that kernel (the /boot/config-* of
+#               Debian's linux-image-*-cloud-amd64[-unsigned] package of
+#               the same version, or its linux-base-*-cloud-amd64 where
+#               the suite splits the kernel so), modules kept, + $LINUX_SERIES_DIR/deb.config
+#               alone (the series' option, the release name, the trims
+#               with their reasons), the posted series only (no
+#               test-only patch), packaged by the kernel's bindeb-pkg,
+#               built in $LINUX_CACHE/deb/{src,build,out}/
 #   native      (7.2) not a guest: the default configuration +
 #               $LINUX_SERIES_DIR/native.config (ACPI CPU hotplug, the
 #               8250 console, KASAN with inline checks, lockdep), the
@@ -52,12 +62,17 @@
 #               (scripts/run/test-linux-native.sh), built in
 #               $LINUX_CACHE/native/{src,build,out}/, no modules
 #
-# which gives LINUX_CONFIG, LINUX_TEST_MODULES (1: the build has
+# which gives LINUX_CONFIG, LINUX_SERIES_SET (all: the posted series and
+# then the test-only patches; posted: the posted series alone),
+# LINUX_PACKAGES (1: the kernel is packaged as .debs, 0: not),
+# LINUX_TEST_MODULES (1: the build has
 # modules and builds the test modules of tests/linux/modules/ against
 # itself, 0 otherwise), LINUX_GUEST_MEMORY (MiB the patched guest
 # needs beyond xl-configs/linux-smpalt.cfg's 64, empty if none),
 # LINUX_BASE_CONFIG (a full configuration to
-# start from instead of tinyconfig, or empty), LINUX_FRAGMENTS (the
+# start from instead of tinyconfig: debian, the 6.1 dom0 kernel's with
+# its modules turned off, or cloud, Debian's cloud-amd64 kernel's with
+# its modules; empty: tinyconfig), LINUX_FRAGMENTS (the
 # fragments in order), LINUX_WORK (src/, build/, out/ of that
 # configuration) and changes LINUX_VMLINUZ and LINUX_DOMU_SMPALT to that
 # configuration's.
@@ -104,6 +119,8 @@ LINUX_FRAGMENTS=("$LINUX_SERIES_DIR/xen-pv-guest.config")
 LINUX_BASE_CONFIG=
 LINUX_GUEST_MEMORY=
 LINUX_TEST_MODULES=1
+LINUX_SERIES_SET=all
+LINUX_PACKAGES=0
 case $LINUX_CONFIG in
 default)
 	LINUX_TEST_MODULES=0
@@ -126,6 +143,20 @@ debug)
 	LINUX_WORK=$LINUX_CACHE/debug
 	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-debug
 	;;
+deb)
+	[ -f "$LINUX_SERIES_DIR/deb.config" ] ||
+		die "CONFIG=deb: Linux $KVER has no $LINUX_SERIES_DIR/deb.config"
+	# What a Debian guest runs: none of the test configuration's choices
+	# (xen-pv-guest.config), none of the test-only patches.
+	LINUX_FRAGMENTS=("$LINUX_SERIES_DIR/deb.config")
+	LINUX_BASE_CONFIG=cloud
+	LINUX_SERIES_SET=posted
+	LINUX_PACKAGES=1
+	LINUX_TEST_MODULES=0
+	LINUX_WORK=$LINUX_CACHE/deb
+	# Not a test guest: no domU initramfs of its own.
+	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-deb
+	;;
 native)
 	[ -f "$LINUX_SERIES_DIR/native.config" ] ||
 		die "CONFIG=native: Linux $KVER has no $LINUX_SERIES_DIR/native.config (the native test kernel exists for Linux 7.2)"
@@ -136,7 +167,7 @@ native)
 	# makes its own image, scripts/run/test-linux-native.sh).
 	LINUX_DOMU_SMPALT=$LINUX_DOMU_SMPALT-native
 	;;
-*) die "CONFIG=$LINUX_CONFIG: the configurations are default, debug, debian and native" ;;
+*) die "CONFIG=$LINUX_CONFIG: the configurations are default, debug, debian, deb and native" ;;
 esac
 LINUX_STOCK=${STOCK:-0}
 case $LINUX_STOCK in
