@@ -47,6 +47,12 @@ int mm_map_shared_info(void);
  */
 int mm_init(void);
 
+/*
+ * Map the page at va (its own frame, read-write) or unmap it, on this
+ * vCPU's TLB at once: guard pages.  0 or -errno (logged).
+ */
+int mm_map_page(void *va, bool present);
+
 /* The PTE mapping va (0 if unmapped). */
 uint64_t mm_lookup_pte(const void *va);
 
