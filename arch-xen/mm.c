@@ -26,6 +26,7 @@
 #include <smpalt/page_alloc.h>
 #include <smpalt/printk.h>
 #include <smpalt/pvh.h>
+#include <smpalt/x86.h>
 #include <smpalt/string.h>
 #include <smpalt/vcpu.h>
 

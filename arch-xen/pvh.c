@@ -15,7 +15,7 @@
 #include <smpalt/hypercall.h>
 #include <smpalt/hypervisor.h>
 #include <smpalt/kernel.h>
-#include <smpalt/mm.h>
+#include <smpalt/x86.h>
 #include <smpalt/string.h>
 
 #include <xen/arch-x86/hvm/start_info.h>
@@ -27,6 +27,9 @@
 #define PVH_DIRECTMAP_L4_SLOT PT_INDEX(HYP_PVH_DIRECTMAP, L4_SHIFT)
 #define PVH_PTE_LARGE (PTE_KERNEL_RW | PTE_PSE)
 #define PVH_PTE_TABLE (PTE_KERNEL_RW)
+
+/* The image's end (smpalt.lds.S). */
+extern char _end[];
 
 /* The first frame after the image and everything the loader put after it. */
 unsigned long pvh_first_free_pfn;

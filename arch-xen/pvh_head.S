@@ -17,7 +17,7 @@
  * 4 KiB ones, as a PV guest has them.
  */
 #include <smpalt/layout.h>
-#include <smpalt/pvh.h>
+#include <smpalt/x86.h>
 #include <smpalt/vcpu.h>
 
 #define PA(x) ((x) - SMPALT_VIRT_BASE)

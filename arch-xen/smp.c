@@ -24,6 +24,7 @@
 #include <smpalt/panic.h>
 #include <smpalt/printk.h>
 #include <smpalt/pvh.h>
+#include <smpalt/x86.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/string.h>
 #include <smpalt/time.h>

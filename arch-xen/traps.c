@@ -15,7 +15,7 @@
 #include <smpalt/ksyms.h>
 #include <smpalt/panic.h>
 #include <smpalt/printk.h>
-#include <smpalt/pvh.h>
+#include <smpalt/x86.h>
 #include <smpalt/vcpu.h>
 
 /* trap_info.flags: bits 0-1 the DPL, bit 2 masks events on entry. */

@@ -11,7 +11,7 @@
 #include <smpalt/hypercall.h>
 #include <smpalt/atomic.h>
 #include <smpalt/errno.h>
-#include <smpalt/pvh.h>
+#include <smpalt/x86.h>
 
 struct vcpu_local vcpu_locals[VCPU_MAX];
 unsigned int vcpu_max = 1;

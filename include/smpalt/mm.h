@@ -13,26 +13,7 @@
 #include <stdint.h>
 
 #include <smpalt/layout.h>
-
-/* x86-64 page-table entry bits (architectural, not in Xen's headers). */
-#define PTE_PRESENT (1ULL << 0)
-#define PTE_RW (1ULL << 1)
-#define PTE_USER (1ULL << 2)
-#define PTE_ACCESSED (1ULL << 5)
-#define PTE_DIRTY (1ULL << 6)
-#define PTE_PSE (1ULL << 7)
-#define PTE_NX (1ULL << 63)
-#define PTE_ADDR_MASK 0x000ffffffffff000ULL
-/* A kernel data page: present, writable, already accessed and dirty. */
-#define PTE_KERNEL_RW (PTE_PRESENT | PTE_RW | PTE_ACCESSED | PTE_DIRTY)
-
-#define PT_ENTRIES 512
-#define PT_LEVEL_BITS 9
-#define L1_SHIFT PAGE_SHIFT
-#define L2_SHIFT (L1_SHIFT + PT_LEVEL_BITS)
-#define L3_SHIFT (L2_SHIFT + PT_LEVEL_BITS)
-#define L4_SHIFT (L3_SHIFT + PT_LEVEL_BITS)
-#define PT_INDEX(va, shift) (((uintptr_t)(va) >> (shift)) & (PT_ENTRIES - 1))
+#include <smpalt/x86.h>
 
 /* Kernel text bounds from the linker script (page aligned). */
 extern char __text_start[], __text_end[];
