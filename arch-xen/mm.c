@@ -114,9 +114,10 @@ static int mm_update_va(const void *va, uint64_t pte)
 
 int mm_map_page(void *va, bool present)
 {
-	return mm_update_va(va, present ? (mm_machine_addr(va) & PTE_ADDR_MASK) |
-						  PTE_KERNEL_RW
-					: 0);
+	return mm_update_va(va,
+			    present ? (mm_machine_addr(va) & PTE_ADDR_MASK) |
+					      PTE_KERNEL_RW
+				    : 0);
 }
 
 /* Drop this vCPU's TLB entries (no other vCPU's). */
@@ -293,7 +294,8 @@ static unsigned long mm_map_memory(unsigned long nr_pages,
 	}
 	if (hyp_pvh) {
 		/* The boot tables' 2 MiB pages past memory go, as on PV. */
-		for (; chunk / PT_ENTRIES < MM_ALIAS_L2_SLOT; chunk += PT_ENTRIES)
+		for (; chunk / PT_ENTRIES < MM_ALIAS_L2_SLOT;
+		     chunk += PT_ENTRIES)
 			if (l2[chunk / PT_ENTRIES] & PTE_PSE)
 				l2[chunk / PT_ENTRIES] = 0;
 		/* 2 MiB pages replaced under us: drop them from the TLB. */

@@ -42,8 +42,9 @@ static start_info_t pvh_start_info;
 /* The direct map of [1 GiB, 4 GiB): one L3, an L2 of 2 MiB pages per GiB. */
 static uint64_t pvh_dm_l3[PT_ENTRIES] __aligned(PAGE_SIZE)
 	__section(".bss.page_aligned");
-static uint64_t pvh_dm_l2[HYP_PVH_DIRECTMAP_GIB][PT_ENTRIES] __aligned(
-	PAGE_SIZE) __section(".bss.page_aligned");
+static uint64_t
+	pvh_dm_l2[HYP_PVH_DIRECTMAP_GIB][PT_ENTRIES] __aligned(PAGE_SIZE)
+		__section(".bss.page_aligned");
 
 /* Before paging leaves the first GiB, physical and virtual are one step. */
 static void *pvh_phys(uint64_t pa)
@@ -86,10 +87,9 @@ static void pvh_map_boot(void)
 
 	for (gib = 1; gib < HYP_PVH_DIRECTMAP_GIB; gib++) {
 		for (slot = 0; slot < PT_ENTRIES; slot++)
-			pvh_dm_l2[gib][slot] =
-				(((uint64_t)gib << L3_SHIFT) |
-				 ((uint64_t)slot << L2_SHIFT)) |
-				PVH_PTE_LARGE;
+			pvh_dm_l2[gib][slot] = (((uint64_t)gib << L3_SHIFT) |
+						((uint64_t)slot << L2_SHIFT)) |
+					       PVH_PTE_LARGE;
 		pvh_dm_l3[gib] = pvh_pa(pvh_dm_l2[gib]) | PVH_PTE_TABLE;
 	}
 	pvh_l4[PVH_DIRECTMAP_L4_SLOT] = pvh_pa(pvh_dm_l3) | PVH_PTE_TABLE;
@@ -118,7 +118,7 @@ static unsigned long pvh_end_pfn(uint64_t pa, uint64_t len)
  * command line, the memory map, modules).
  */
 static void pvh_fill_start_info(const struct hvm_start_info *hsi,
-				 uint64_t hsi_pa)
+				uint64_t hsi_pa)
 {
 	start_info_t *si = &pvh_start_info;
 	unsigned long free = pvh_end_pfn(pvh_pa(_end), 0);
@@ -135,18 +135,19 @@ static void pvh_fill_start_info(const struct hvm_start_info *hsi,
 		free = MAX(free, pvh_end_pfn(hsi->cmdline_paddr, len + 1));
 	}
 	if (hsi->nr_modules)
-		free = MAX(free,
-			   pvh_end_pfn(hsi->modlist_paddr,
-				       hsi->nr_modules *
-					       sizeof(struct hvm_modlist_entry)));
+		free = MAX(
+			free,
+			pvh_end_pfn(hsi->modlist_paddr,
+				    hsi->nr_modules *
+					    sizeof(struct hvm_modlist_entry)));
 	si->nr_pages = free;
 	if (hsi->version >= 1 && hsi->memmap_entries) {
 		const struct hvm_memmap_table_entry *map =
 			pvh_phys(hsi->memmap_paddr);
 
-		free = MAX(free, pvh_end_pfn(hsi->memmap_paddr,
-					     hsi->memmap_entries *
-						     sizeof(*map)));
+		free = MAX(free,
+			   pvh_end_pfn(hsi->memmap_paddr,
+				       hsi->memmap_entries * sizeof(*map)));
 		for (i = 0; i < hsi->memmap_entries; i++)
 			if (map[i].type == XEN_HVM_MEMMAP_TYPE_RAM &&
 			    map[i].addr <= SMPALT_LOAD_PADDR &&

@@ -187,8 +187,7 @@ static void *smp_pvh_context(const struct vcpu_local *v)
 	r->rsi = (unsigned long)v;
 	r->rflags = SMP_INITIAL_RFLAGS;
 	r->cr0 = pvh_read_cr0();
-	r->cr3 = hyp_virt_to_mfn((void *)hyp_start_info->pt_base)
-		 << PAGE_SHIFT;
+	r->cr3 = hyp_virt_to_mfn((void *)hyp_start_info->pt_base) << PAGE_SHIFT;
 	r->cr4 = pvh_read_cr4();
 	r->efer = pvh_rdmsr(X86_MSR_EFER);
 	return &smp_hvm_ctxt;

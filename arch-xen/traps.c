@@ -124,8 +124,8 @@ static int traps_pvh_load_idt(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __attribute__((packed)) idtr = {sizeof(trap_idt) - 1,
-					  (uint64_t)trap_idt};
+	} __attribute__((packed))
+	idtr = {sizeof(trap_idt) - 1, (uint64_t)trap_idt};
 	unsigned int v;
 
 	if (!trap_idt_filled) {
@@ -177,11 +177,10 @@ int traps_init_callbacks(void)
 		/* Domain-wide: each vCPU gets the vector for its own events. */
 		if (vcpu_id())
 			return 0;
-		rc = hyp_hvm_set_param(
-			HVM_PARAM_CALLBACK_IRQ,
-			((uint64_t)HVM_PARAM_CALLBACK_TYPE_VECTOR
-			 << TRAP_CALLBACK_TYPE_SHIFT) |
-				TRAP_PVH_UPCALL_VECTOR);
+		rc = hyp_hvm_set_param(HVM_PARAM_CALLBACK_IRQ,
+				       ((uint64_t)HVM_PARAM_CALLBACK_TYPE_VECTOR
+					<< TRAP_CALLBACK_TYPE_SHIFT) |
+					       TRAP_PVH_UPCALL_VECTOR);
 		if (rc)
 			pr_err("set the event callback vector: %ld\n", rc);
 		return (int)rc;
@@ -283,8 +282,8 @@ void trap_handle(struct trap_regs *r)
 	       (unsigned long)r->vector, trap_name(r->vector),
 	       (unsigned long)r->error_code, self->id);
 	if (r->vector == 14) {
-		unsigned long cr2 = hyp_pvh ? pvh_read_cr2()
-					    : vcpu_info_self()->arch.cr2;
+		unsigned long cr2 =
+			hyp_pvh ? pvh_read_cr2() : vcpu_info_self()->arch.cr2;
 
 		printk(KERN_EMERG "CR2: %016lx (%s, %s, %s)\n", cr2,
 		       r->error_code & PF_PRESENT ? "protection"
