@@ -42,6 +42,8 @@
 #define MM_MAX_PAGES ((unsigned long)MM_ALIAS_L2_SLOT * PT_ENTRIES)
 #define MM_ALIAS_BASE \
 	(SMPALT_VIRT_BASE + ((uintptr_t)MM_ALIAS_L2_SLOT << L2_SHIFT))
+_Static_assert(HYP_PVH_LOW_PAGES == MM_MAX_PAGES,
+	       "PVH: the direct map takes over where this mapping ends");
 
 /* Invalidate one TLB entry on this vCPU only. */
 #define MM_FLUSH_LOCAL (UVMF_INVLPG | UVMF_LOCAL)
