@@ -46,6 +46,13 @@ uint64_t mm_lookup_pte(const void *va);
  * could not be unmapped, and then stays open for the next close to retry.
  * Only one vCPU may patch at a time, and only that vCPU ever touches the
  * window.
+ *
+ * PVH: the same window in our own tables: opening is one store per text
+ * page into the window's L1 table, closing the stores and a CR3 reload.
+ * No hypercall at all, where PV pays two mmu_update batches a switch
+ * (one entry per text page each, validated by Xen) and an
+ * MMUEXT_TLB_FLUSH_LOCAL; the bytes, their checks and the serializing
+ * step are the same.
  */
 int mm_text_open(void);
 int mm_text_close(void);
