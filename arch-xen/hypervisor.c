@@ -19,6 +19,7 @@
 
 start_info_t *hyp_start_info;
 shared_info_t *hyp_shared_info;
+bool hyp_pvh;
 unsigned int hyp_version_major, hyp_version_minor;
 
 /* A hypercall's -errno passes up unchanged: Xen's numbers are ours. */
@@ -70,6 +71,29 @@ HYP_SAME_ERRNO(EISCONN);
 HYP_SAME_ERRNO(ENOTCONN);
 HYP_SAME_ERRNO(ETIMEDOUT);
 HYP_SAME_ERRNO(ECONNREFUSED);
+
+/* Xen's CPUID leaves: a signature at one of these bases, then the leaves. */
+#define HYP_CPUID_BASE_FIRST 0x40000000u
+#define HYP_CPUID_BASE_LAST 0x40010000u
+#define HYP_CPUID_BASE_STRIDE 0x100u
+/* "XenVMMXenVMM" in ebx, ecx, edx. */
+#define HYP_CPUID_SIG_B 0x566e6558u
+#define HYP_CPUID_SIG_C 0x65584d4du
+#define HYP_CPUID_SIG_D 0x4d4d566eu
+
+uint32_t hyp_cpuid_base(uint32_t last_leaf)
+{
+	uint32_t base, a, b, c, d;
+
+	for (base = HYP_CPUID_BASE_FIRST; base < HYP_CPUID_BASE_LAST;
+	     base += HYP_CPUID_BASE_STRIDE) {
+		hyp_cpuid(base, 0, &a, &b, &c, &d);
+		if (b == HYP_CPUID_SIG_B && c == HYP_CPUID_SIG_C &&
+		    d == HYP_CPUID_SIG_D)
+			return a >= base + last_leaf ? base : 0;
+	}
+	return 0;
+}
 
 /*
  * Until the PV console is up: Xen's console_io.  A domU's writes land in

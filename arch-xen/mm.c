@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
- * mm.c - page tables of a PV guest.
+ * mm.c - page tables of a PV guest, and of the same kernel booted PVH.
  *
- * Xen owns the page-table frames' contents: we write a page-table entry
- * only through mmu_update or update_va_mapping, and a frame that is a page
- * table must never be mapped writable.  Every frame of the guest is mapped
- * at SMPALT_VIRT_BASE + pfn * PAGE_SIZE (the image is pfn 0).  Xen maps
- * only the start of memory at boot; mm_init() maps the rest, one new L1
- * table per 2 MiB, all of it under the L2 table the image lives in.
+ * PV: Xen owns the page-table frames' contents: we write a page-table
+ * entry only through mmu_update or update_va_mapping, and a frame that is
+ * a page table must never be mapped writable.  Every frame of the guest is
+ * mapped at SMPALT_VIRT_BASE + pfn * PAGE_SIZE (the image at
+ * SMPALT_LOAD_PADDR).  Xen maps only the start of memory at boot;
+ * mm_init() maps the rest, one new L1 table per 2 MiB, all of it under
+ * the L2 table the image lives in.
+ *
+ * PVH: the tables are ours (pvh_head.S built them with 2 MiB pages).  The
+ * same code builds the same 4 KiB layout; only its three primitives
+ * differ: a batch of entry writes is plain stores (mm_flush_updates()),
+ * one entry is a store and invlpg (mm_update_va()), the local flush is a
+ * CR3 reload (mm_flush_tlb_local()).  Xen checks nothing: a table frame
+ * stays writable, and a 2 MiB page is replaced by a full L1 table.
  */
 #define pr_fmt(fmt) "mm: " fmt
 
@@ -17,6 +25,8 @@
 #include <smpalt/kernel.h>
 #include <smpalt/page_alloc.h>
 #include <smpalt/printk.h>
+#include <smpalt/pvh.h>
+#include <smpalt/x86.h>
 #include <smpalt/string.h>
 #include <smpalt/vcpu.h>
 
@@ -32,6 +42,8 @@
 #define MM_MAX_PAGES ((unsigned long)MM_ALIAS_L2_SLOT * PT_ENTRIES)
 #define MM_ALIAS_BASE \
 	(SMPALT_VIRT_BASE + ((uintptr_t)MM_ALIAS_L2_SLOT << L2_SHIFT))
+_Static_assert(HYP_PVH_LOW_PAGES == MM_MAX_PAGES,
+	       "PVH: the direct map takes over where this mapping ends");
 
 /* Invalidate one TLB entry on this vCPU only. */
 #define MM_FLUSH_LOCAL (UVMF_INVLPG | UVMF_LOCAL)
@@ -81,7 +93,20 @@ uint64_t mm_lookup_pte(const void *va)
 
 static int mm_update_va(const void *va, uint64_t pte)
 {
-	long rc = hyp_update_va_mapping((unsigned long)va, pte, MM_FLUSH_LOCAL);
+	long rc;
+
+	if (hyp_pvh) {
+		uint64_t *l1 = mm_walk(va, 1);
+
+		if (!l1) {
+			pr_err("no L1 table for %p\n", va);
+			return -EFAULT;
+		}
+		l1[PT_INDEX(va, L1_SHIFT)] = pte;
+		pvh_invlpg(va);
+		return 0;
+	}
+	rc = hyp_update_va_mapping((unsigned long)va, pte, MM_FLUSH_LOCAL);
 
 	if (rc)
 		pr_err("update_va_mapping %p -> %#llx failed: %ld\n", va,
@@ -89,11 +114,46 @@ static int mm_update_va(const void *va, uint64_t pte)
 	return (int)rc;
 }
 
+int mm_map_page(void *va, bool present)
+{
+	return mm_update_va(va,
+			    present ? (mm_machine_addr(va) & PTE_ADDR_MASK) |
+					      PTE_KERNEL_RW
+				    : 0);
+}
+
+/* Drop this vCPU's TLB entries (no other vCPU's). */
+static int mm_flush_tlb_local(void)
+{
+	struct mmuext_op op = {.cmd = MMUEXT_TLB_FLUSH_LOCAL};
+
+	if (hyp_pvh) {
+		pvh_flush_tlb_local();
+		return 0;
+	}
+	return (int)hyp_mmuext_op(&op, 1, NULL, DOMID_SELF);
+}
+
 int mm_map_shared_info(void)
 {
 	uint64_t pte = hyp_start_info->shared_info | PTE_KERNEL_RW;
 	long rc;
 
+	if (hyp_pvh) {
+		/* Xen puts shared_info in place of our page's frame. */
+		struct xen_add_to_physmap map = {
+			.domid = DOMID_SELF,
+			.space = XENMAPSPACE_shared_info,
+			.idx = 0,
+			.gpfn = hyp_virt_to_pfn(mm_shared_info_page),
+		};
+
+		rc = hyp_memory_op(XENMEM_add_to_physmap, &map);
+		if (rc)
+			return (int)rc;
+		hyp_shared_info = (shared_info_t *)mm_shared_info_page;
+		return 0;
+	}
 	/* No printk yet: the console comes after; report by return value. */
 	rc = hyp_update_va_mapping((unsigned long)mm_shared_info_page, pte,
 				   MM_FLUSH_LOCAL);
@@ -111,6 +171,18 @@ static int mm_flush_updates(mmu_update_t *req, unsigned int n, const char *what)
 
 	if (!n)
 		return 0;
+	if (hyp_pvh) {
+		/* Our own tables: each request is a store to the entry. */
+		for (done = 0; done < n; done++) {
+			uint64_t ptr = req[done].ptr;
+			char *page = hyp_mfn_to_virt(ptr >> PAGE_SHIFT);
+
+			*(volatile uint64_t *)(page + (ptr & (PAGE_SIZE - 1) &
+						       ~(uint64_t)7)) =
+				req[done].val;
+		}
+		return 0;
+	}
 	rc = hyp_mmu_update(req, n, &done, DOMID_SELF);
 	if (rc)
 		pr_err("mmu_update (%s) failed after %u of %u: %ld\n", what,
@@ -131,7 +203,8 @@ static uint64_t *mm_take_table_frame(unsigned long *next_table)
 {
 	uint64_t *table = hyp_pfn_to_virt(*next_table);
 
-	if (!(mm_lookup_pte(table) & PTE_PRESENT)) {
+	/* PVH: free frames are under the boot tables' 2 MiB pages. */
+	if (!hyp_pvh && !(mm_lookup_pte(table) & PTE_PRESENT)) {
 		pr_err("no mapped frame left for an L1 table at pfn %lu\n",
 		       *next_table);
 		return NULL;
@@ -148,9 +221,13 @@ static uint64_t *mm_take_table_frame(unsigned long *next_table)
  */
 static int mm_hook_table(uint64_t *entry, uint64_t *table)
 {
-	int rc = mm_update_va(table, (mm_machine_addr(table) & PTE_ADDR_MASK) |
-					     PTE_KERNEL_RO);
+	int rc = 0;
 
+	/* PVH: no validation, and the patcher writes the alias's L1. */
+	if (!hyp_pvh)
+		rc = mm_update_va(table,
+				  (mm_machine_addr(table) & PTE_ADDR_MASK) |
+					  PTE_KERNEL_RO);
 	if (rc)
 		return rc;
 	mm_batch[0].ptr = mm_machine_addr(entry) | MMU_NORMAL_PT_UPDATE;
@@ -172,7 +249,7 @@ static int mm_map_chunk(uint64_t *l2, unsigned long chunk_pfn,
 	unsigned long pfn, n = 0;
 	uint64_t *l1;
 
-	if (*l2e & PTE_PRESENT) {
+	if ((*l2e & PTE_PRESENT) && !(*l2e & PTE_PSE)) {
 		/* Existing table: add the entries it lacks. */
 		l1 = mm_table_virt(*l2e);
 		for (pfn = chunk_pfn; pfn < end; pfn++) {
@@ -217,6 +294,15 @@ static unsigned long mm_map_memory(unsigned long nr_pages,
 		if (mm_map_chunk(l2, chunk, end, next_table))
 			return chunk;
 	}
+	if (hyp_pvh) {
+		/* The boot tables' 2 MiB pages past memory go, as on PV. */
+		for (; chunk / PT_ENTRIES < MM_ALIAS_L2_SLOT;
+		     chunk += PT_ENTRIES)
+			if (l2[chunk / PT_ENTRIES] & PTE_PSE)
+				l2[chunk / PT_ENTRIES] = 0;
+		/* 2 MiB pages replaced under us: drop them from the TLB. */
+		mm_flush_tlb_local();
+	}
 	return nr_pages;
 }
 
@@ -247,11 +333,7 @@ static int mm_protect_text(void)
 	 * mmu_update does not flush the TLB: stale writable entries could
 	 * survive.  Only this vCPU runs now, so a local flush is enough.
 	 */
-	{
-		struct mmuext_op op = {.cmd = MMUEXT_TLB_FLUSH_LOCAL};
-
-		return (int)hyp_mmuext_op(&op, 1, NULL, DOMID_SELF);
-	}
+	return mm_flush_tlb_local();
 }
 
 /* An empty L1 table for the alias window, in the last L2 slot. */
@@ -274,7 +356,9 @@ int mm_init(void)
 	const start_info_t *si = hyp_start_info;
 	unsigned long nr_pages = si->nr_pages;
 	unsigned long next_free =
-		hyp_virt_to_pfn((void *)si->pt_base) + si->nr_pt_frames;
+		hyp_pvh ? pvh_first_free_pfn
+			: hyp_virt_to_pfn((void *)si->pt_base) +
+				  si->nr_pt_frames;
 	unsigned long mapped;
 	int rc;
 
@@ -363,7 +447,6 @@ int mm_text_open(void)
 
 int mm_text_close(void)
 {
-	struct mmuext_op flush = {.cmd = MMUEXT_TLB_FLUSH_LOCAL};
 	int rc;
 
 	if (!mm_alias_open)
@@ -374,7 +457,7 @@ int mm_text_close(void)
 	 * (also after a failure: Xen may have cleared some entries).  No
 	 * other vCPU ever touched the window, so a local flush is all.
 	 */
-	hyp_mmuext_op(&flush, 1, NULL, DOMID_SELF);
+	mm_flush_tlb_local();
 	if (rc) {
 		/*
 		 * Some alias entries may still map the text writable: stay

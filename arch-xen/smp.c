@@ -6,6 +6,11 @@
  * secondary only initialises itself and then idles until told to go
  * down.  A vCPU that calls VCPUOP_down resumes right after that call when
  * VCPUOP_up brings it back, so the offline path loops into the online one.
+ *
+ * PVH: VCPUOP_initialise takes a vcpu_hvm_context instead (long mode with
+ * vCPU 0's control registers and page tables, entered at
+ * pvh_secondary_entry, which loads the GDT and GS base); VCPUOP_up,
+ * VCPUOP_down on itself and VCPUOP_is_up are the same calls.
  */
 #define pr_fmt(fmt) "vcpu: " fmt
 
@@ -18,11 +23,15 @@
 #include <smpalt/page_alloc.h>
 #include <smpalt/panic.h>
 #include <smpalt/printk.h>
+#include <smpalt/pvh.h>
+#include <smpalt/x86.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/string.h>
 #include <smpalt/time.h>
 #include <smpalt/traps.h>
 #include <smpalt/vcpu.h>
+
+#include <xen/hvm/hvm_vcpu.h>
 
 /*
  * How long vCPU 0 waits for a secondary it started to report that it runs
@@ -77,6 +86,7 @@ static bool smp_idle_pending(void)
 
 /* Used by vCPU 0 only, one bring-up at a time. */
 static struct vcpu_guest_context smp_ctxt;
+static struct vcpu_hvm_context smp_hvm_ctxt;
 
 /*
  * Test only (smpalt.test.late_alive_ms, cmdline.h): a secondary spins this
@@ -108,13 +118,10 @@ static void smp_read_test_knobs(void)
  */
 static void smp_free_stack(unsigned int id, char *guard)
 {
-	long rc = hyp_update_va_mapping((unsigned long)guard,
-					(hyp_virt_to_mfn(guard) << PAGE_SHIFT) |
-						PTE_KERNEL_RW,
-					UVMF_INVLPG | UVMF_LOCAL);
+	int rc = mm_map_page(guard, true);
 
 	if (rc) {
-		pr_err("cannot map vCPU %u's guard page again: %ld; its %u stack pages stay allocated\n",
+		pr_err("cannot map vCPU %u's guard page again: %d; its %u stack pages stay allocated\n",
 		       id, rc, SMP_STACK_PAGES);
 		return;
 	}
@@ -140,6 +147,52 @@ static void smp_init_failed(struct vcpu_local *v, const char *what, long rc)
 	       (unsigned long long)(wait / NSEC_PER_SEC));
 }
 
+/* The PV register state of a new vCPU (VCPUOP_initialise). */
+static void *smp_pv_context(const struct vcpu_local *v)
+{
+	memset(&smp_ctxt, 0, sizeof(smp_ctxt));
+	smp_ctxt.flags = VGCF_in_kernel;
+	smp_ctxt.user_regs.cs = FLAT_KERNEL_CS;
+	smp_ctxt.user_regs.ss = FLAT_KERNEL_SS;
+	smp_ctxt.user_regs.ds = FLAT_KERNEL_DS;
+	smp_ctxt.user_regs.es = FLAT_KERNEL_DS;
+	smp_ctxt.user_regs.rip = (unsigned long)vcpu_secondary_entry;
+	smp_ctxt.user_regs.rsp = v->stack_hi;
+	smp_ctxt.user_regs.rdi = v->id;
+	smp_ctxt.user_regs.rflags = SMP_INITIAL_RFLAGS;
+	smp_ctxt.kernel_ss = FLAT_KERNEL_SS;
+	smp_ctxt.kernel_sp = v->stack_hi;
+	smp_ctxt.event_callback_eip = (unsigned long)hyp_event_callback;
+	smp_ctxt.failsafe_callback_eip = (unsigned long)hyp_failsafe_callback;
+	smp_ctxt.gs_base_kernel = (unsigned long)v;
+	smp_ctxt.ctrlreg[3] = xen_pfn_to_cr3(
+		hyp_virt_to_mfn((void *)hyp_start_info->pt_base));
+	return &smp_ctxt;
+}
+
+/*
+ * PVH: long mode at once, with this vCPU's own control registers (same
+ * page tables, paging, WP, NX), interrupts off; %rsi carries the GS base
+ * for pvh_secondary_entry.
+ */
+static void *smp_pvh_context(const struct vcpu_local *v)
+{
+	struct vcpu_hvm_x86_64 *r = &smp_hvm_ctxt.cpu_regs.x86_64;
+
+	memset(&smp_hvm_ctxt, 0, sizeof(smp_hvm_ctxt));
+	smp_hvm_ctxt.mode = VCPU_HVM_MODE_64B;
+	r->rip = (unsigned long)pvh_secondary_entry;
+	r->rsp = v->stack_hi;
+	r->rdi = v->id;
+	r->rsi = (unsigned long)v;
+	r->rflags = SMP_INITIAL_RFLAGS;
+	r->cr0 = pvh_read_cr0();
+	r->cr3 = hyp_virt_to_mfn((void *)hyp_start_info->pt_base) << PAGE_SHIFT;
+	r->cr4 = pvh_read_cr4();
+	r->efer = pvh_rdmsr(X86_MSR_EFER);
+	return &smp_hvm_ctxt;
+}
+
 static int smp_initialise(unsigned int id)
 {
 	struct vcpu_local *v = &vcpu_locals[id];
@@ -153,8 +206,7 @@ static int smp_initialise(unsigned int id)
 		smp_init_failed(v, "no stack", -ENOMEM);
 		return -ENOMEM;
 	}
-	rc = hyp_update_va_mapping((unsigned long)guard, 0,
-				   UVMF_INVLPG | UVMF_LOCAL);
+	rc = mm_map_page(guard, false);
 	if (rc)
 		pr_warn("no guard page below vCPU %u's stack: %ld\n", id, rc);
 	v->self = v;
@@ -164,25 +216,8 @@ static int smp_initialise(unsigned int id)
 	/* It must not take an upcall before it installed its own handlers. */
 	vcpu_info_of(id)->evtchn_upcall_mask = 1;
 
-	memset(&smp_ctxt, 0, sizeof(smp_ctxt));
-	smp_ctxt.flags = VGCF_in_kernel;
-	smp_ctxt.user_regs.cs = FLAT_KERNEL_CS;
-	smp_ctxt.user_regs.ss = FLAT_KERNEL_SS;
-	smp_ctxt.user_regs.ds = FLAT_KERNEL_DS;
-	smp_ctxt.user_regs.es = FLAT_KERNEL_DS;
-	smp_ctxt.user_regs.rip = (unsigned long)vcpu_secondary_entry;
-	smp_ctxt.user_regs.rsp = v->stack_hi;
-	smp_ctxt.user_regs.rdi = id;
-	smp_ctxt.user_regs.rflags = SMP_INITIAL_RFLAGS;
-	smp_ctxt.kernel_ss = FLAT_KERNEL_SS;
-	smp_ctxt.kernel_sp = v->stack_hi;
-	smp_ctxt.event_callback_eip = (unsigned long)hyp_event_callback;
-	smp_ctxt.failsafe_callback_eip = (unsigned long)hyp_failsafe_callback;
-	smp_ctxt.gs_base_kernel = (unsigned long)v;
-	smp_ctxt.ctrlreg[3] = xen_pfn_to_cr3(
-		hyp_virt_to_mfn((void *)hyp_start_info->pt_base));
-
-	rc = hyp_vcpu_op(VCPUOP_initialise, id, &smp_ctxt);
+	rc = hyp_vcpu_op(VCPUOP_initialise, id,
+			 hyp_pvh ? smp_pvh_context(v) : smp_pv_context(v));
 	if (rc && rc != -EEXIST) {
 		smp_init_failed(v, "VCPUOP_initialise", rc);
 		smp_free_stack(id, guard);

@@ -3,7 +3,7 @@
  * smpalt.lds.S - the guest image (run through the C preprocessor).
  *
  * One PT_LOAD for everything, plus a PT_NOTE for the Xen notes.  Linked at
- * SMPALT_VIRT_BASE, loaded at physical 0 (AT()).  Kernel text is its own
+ * SMPALT_IMAGE_BASE, loaded at physical SMPALT_LOAD_PADDR (AT()).  Kernel text is its own
  * page-aligned range [__text_start, __text_end) so that it can be mapped
  * read-only and patched only through a writable alias; the alternatives
  * tables and replacement bytes are data, outside that range.
@@ -24,12 +24,14 @@ PHDRS
 
 SECTIONS
 {
-	. = SMPALT_VIRT_BASE;
+	. = SMPALT_IMAGE_BASE;
 	__image_start = .;
 
 	.text : LMA(.text) {
 		__text_start = .;
 		*(.text.head)
+		/* The PVH entry, 32-bit code run at its physical address. */
+		*(.text.pvh32)
 		. = ALIGN(PAGE_SIZE);
 		*(.text.hypercall_page)
 		*(.text .text.*)
@@ -141,7 +143,7 @@ SECTIONS
 	}
 }
 
-ASSERT(__text_start == SMPALT_VIRT_BASE, "text must start the image")
+ASSERT(__text_start == SMPALT_IMAGE_BASE, "text must start the image")
 ASSERT(hypercall_page == __text_start + PAGE_SIZE,
        "hypercall page: the second text page, page aligned")
 ASSERT(__text_end % PAGE_SIZE == 0, "text must end on a page boundary")
@@ -167,5 +169,5 @@ ASSERT((__alt_end - __alt_start) % 12 == 0,
        ".altinstructions: 12-byte records (alt_records.h)")
 ASSERT((__xen_locks_end - __xen_locks_start) % 4 == 0,
        ".xen_locks: 4-byte records")
-ASSERT(_end - SMPALT_VIRT_BASE <= SMPALT_IMAGE_MAX,
+ASSERT(_end - SMPALT_IMAGE_BASE <= SMPALT_IMAGE_MAX,
        "image must fit inside Xen's initial mapping")

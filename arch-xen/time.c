@@ -96,35 +96,13 @@ static uint64_t time_read_local(void *ctx, uint32_t *version)
 /* time_local_ns()'s step, measured once at boot (time_measure_step()). */
 static uint64_t time_step;
 
-/* Xen's CPUID leaves: a signature at one of these bases, then the leaves. */
-#define TIME_XEN_BASE_FIRST 0x40000000u
-#define TIME_XEN_BASE_LAST 0x40010000u
-#define TIME_XEN_BASE_STRIDE 0x100u
+/* Xen's CPUID leaf with the TSC mode (hyp_cpuid_base()). */
 #define TIME_XEN_LEAF_TSC 3
 #define TIME_XEN_TSC_EMULATED 1u
-/* "XenVMMXenVMM" in ebx, ecx, edx. */
-#define TIME_XEN_SIG_B 0x566e6558u
-#define TIME_XEN_SIG_C 0x65584d4du
-#define TIME_XEN_SIG_D 0x4d4d566eu
-
-/* The base of Xen's leaves if it has the TSC leaf, else 0. */
-static uint32_t time_xen_leaves(void)
-{
-	uint32_t base, a, b, c, d;
-
-	for (base = TIME_XEN_BASE_FIRST; base < TIME_XEN_BASE_LAST;
-	     base += TIME_XEN_BASE_STRIDE) {
-		hyp_cpuid(base, 0, &a, &b, &c, &d);
-		if (b == TIME_XEN_SIG_B && c == TIME_XEN_SIG_C &&
-		    d == TIME_XEN_SIG_D)
-			return a >= base + TIME_XEN_LEAF_TSC ? base : 0;
-	}
-	return 0;
-}
 
 void time_measure_step(void)
 {
-	uint32_t base = time_xen_leaves(), a, b, c, d;
+	uint32_t base = hyp_cpuid_base(TIME_XEN_LEAF_TSC), a, b, c, d;
 
 	time_step = clock_step(time_read_local, NULL);
 	if (!base) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * traps.c - the trap table, the event and failsafe callbacks, and the
- * fatal-exception report.
+ * traps.c - the trap table (PVH: the IDT), the event and failsafe
+ * callbacks (PVH: the callback vector), and the fatal-exception report.
  *
  * The guest has no user mode and no recoverable fault: any exception is a
  * bug.  The report is for a human and for the harness (which looks for
@@ -15,6 +15,7 @@
 #include <smpalt/ksyms.h>
 #include <smpalt/panic.h>
 #include <smpalt/printk.h>
+#include <smpalt/x86.h>
 #include <smpalt/vcpu.h>
 
 /* trap_info.flags: bits 0-1 the DPL, bit 2 masks events on entry. */
@@ -87,10 +88,64 @@ static const struct trap_desc trap_descs[] = {
 /* One table serves every vCPU (Xen copies it); zero entry terminates. */
 static struct trap_info trap_table[ARRAY_SIZE(trap_descs) + 1];
 
+/* PVH: a 64-bit interrupt gate (interrupts off on entry), DPL 0. */
+struct trap_idt_gate {
+	uint16_t offset_lo, selector;
+	uint8_t ist, type;
+	uint16_t offset_mid;
+	uint32_t offset_hi, reserved;
+} __attribute__((packed));
+#define TRAP_IDT_INTERRUPT_GATE 0x8e
+/* HVM_PARAM_CALLBACK_IRQ: the type in the top byte (params.h's mask). */
+#define TRAP_CALLBACK_TYPE_SHIFT 56
+#define TRAP_IDT_ENTRIES 256
+
+/* One IDT for every vCPU, filled once by vCPU 0 before any other runs. */
+static struct trap_idt_gate trap_idt[TRAP_IDT_ENTRIES] __aligned(16);
+static bool trap_idt_filled;
+extern const uint64_t pvh_trap_entries[TRAP_PVH_EXCEPTIONS];
+extern char pvh_upcall_entry[];
+
+static void trap_idt_set(unsigned int vector, uint64_t entry)
+{
+	struct trap_idt_gate *g = &trap_idt[vector];
+
+	g->offset_lo = (uint16_t)entry;
+	g->selector = PVH_GDT_CS;
+	g->ist = 0;
+	g->type = TRAP_IDT_INTERRUPT_GATE;
+	g->offset_mid = (uint16_t)(entry >> 16);
+	g->offset_hi = (uint32_t)(entry >> 32);
+	g->reserved = 0;
+}
+
+static int traps_pvh_load_idt(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __attribute__((packed))
+	idtr = {sizeof(trap_idt) - 1, (uint64_t)trap_idt};
+	unsigned int v;
+
+	if (!trap_idt_filled) {
+		for (v = 0; v < TRAP_PVH_EXCEPTIONS; v++)
+			trap_idt_set(v, pvh_trap_entries[v]);
+		trap_idt_set(TRAP_PVH_UPCALL_VECTOR,
+			     (uint64_t)pvh_upcall_entry);
+		trap_idt_filled = true;
+	}
+	__asm__ __volatile__("lidt %0" ::"m"(idtr));
+	return 0;
+}
+
 int traps_init_vcpu(void)
 {
 	size_t i;
 	long rc;
+
+	if (hyp_pvh)
+		return traps_pvh_load_idt();
 
 	for (i = 0; i < ARRAY_SIZE(trap_descs); i++) {
 		trap_table[i].vector = trap_descs[i].vector;
@@ -118,6 +173,18 @@ int traps_init_callbacks(void)
 	};
 	long rc;
 
+	if (hyp_pvh) {
+		/* Domain-wide: each vCPU gets the vector for its own events. */
+		if (vcpu_id())
+			return 0;
+		rc = hyp_hvm_set_param(HVM_PARAM_CALLBACK_IRQ,
+				       ((uint64_t)HVM_PARAM_CALLBACK_TYPE_VECTOR
+					<< TRAP_CALLBACK_TYPE_SHIFT) |
+					       TRAP_PVH_UPCALL_VECTOR);
+		if (rc)
+			pr_err("set the event callback vector: %ld\n", rc);
+		return (int)rc;
+	}
 	rc = hyp_callback_op(CALLBACKOP_register, &event);
 	if (rc) {
 		pr_err("register event callback: %ld\n", rc);
@@ -215,7 +282,8 @@ void trap_handle(struct trap_regs *r)
 	       (unsigned long)r->vector, trap_name(r->vector),
 	       (unsigned long)r->error_code, self->id);
 	if (r->vector == 14) {
-		unsigned long cr2 = vcpu_info_self()->arch.cr2;
+		unsigned long cr2 =
+			hyp_pvh ? pvh_read_cr2() : vcpu_info_self()->arch.cr2;
 
 		printk(KERN_EMERG "CR2: %016lx (%s, %s, %s)\n", cr2,
 		       r->error_code & PF_PRESENT ? "protection"

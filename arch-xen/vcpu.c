@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * vcpu.c - per-vCPU state and the event mask of the running vCPU.
+ *
+ * PV: the mask is vcpu_info's evtchn_upcall_mask.  PVH: Xen ignores that
+ * mask for an HVM vCPU and injects the upcall vector when rflags.IF is 1,
+ * so masking is cli, unmasking sti, and blocking sti;hlt (Xen turns the
+ * hlt into a block that ends when an event is pending).
  */
 #include <smpalt/vcpu.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/atomic.h>
 #include <smpalt/errno.h>
+#include <smpalt/x86.h>
 
 struct vcpu_local vcpu_locals[VCPU_MAX];
 unsigned int vcpu_max = 1;
@@ -22,6 +28,10 @@ int vcpu_boot_init(void)
 	v->stack_lo = (uintptr_t)vcpu0_stack;
 	v->stack_hi = (uintptr_t)vcpu0_stack + VCPU_STACK_SIZE;
 	/* From here on vcpu_self() works on this vCPU. */
+	if (hyp_pvh) {
+		pvh_wrmsr(X86_MSR_GS_BASE, (unsigned long)v);
+		return 0;
+	}
 	return (int)hyp_set_segment_base(SEGBASE_GS_KERNEL, (unsigned long)v);
 }
 
@@ -48,8 +58,21 @@ unsigned int vcpu_probe_max(void)
 
 unsigned long vcpu_events_mask(void)
 {
-	struct vcpu_info *vi = vcpu_info_self();
-	unsigned long was = vi->evtchn_upcall_mask;
+	struct vcpu_info *vi;
+	unsigned long was;
+
+	if (hyp_pvh) {
+		unsigned long flags;
+
+		/* The memory clobber keeps the masked region after cli. */
+		__asm__ __volatile__("pushfq\n\tpopq %0\n\tcli"
+				     : "=r"(flags)
+				     :
+				     : "memory");
+		return !(flags & X86_RFLAGS_IF);
+	}
+	vi = vcpu_info_self();
+	was = vi->evtchn_upcall_mask;
 
 	vi->evtchn_upcall_mask = 1;
 	/* Nothing after this point may be moved before the mask. */
@@ -59,7 +82,17 @@ unsigned long vcpu_events_mask(void)
 
 void vcpu_events_unmask(void)
 {
-	struct vcpu_info *vi = vcpu_info_self();
+	struct vcpu_info *vi;
+
+	if (hyp_pvh) {
+		/*
+		 * A pending event is injected after sti by Xen itself (it
+		 * watches for the interrupt window): nothing to force.
+		 */
+		__asm__ __volatile__("sti" ::: "memory");
+		return;
+	}
+	vi = vcpu_info_self();
 
 	/* Everything before this point stays inside the masked region. */
 	barrier();
@@ -89,6 +122,14 @@ void vcpu_block(void)
 	 * inside Xen, so an event that arrived after the caller's last check
 	 * makes it return at once: no lost wakeup.  The upcall runs on the
 	 * way back, before this returns.
+	 *
+	 * PVH: sti;hlt.  An interrupt cannot arrive between the two (the
+	 * sti shadow), Xen blocks the vCPU on hlt unless an event is
+	 * pending, and the upcall runs when it wakes, before this returns.
 	 */
+	if (hyp_pvh) {
+		__asm__ __volatile__("sti\n\thlt" ::: "memory");
+		return;
+	}
 	hyp_sched_block();
 }

@@ -6,9 +6,10 @@
  * non-negative result) on success and -errno on failure, the same values
  * Xen returns.
  *
- * ABI (64-bit PV): arguments in rdi, rsi, rdx, r10, r8; result in rax;
- * the stub clobbers rcx and r11 (syscall); argument registers are treated
- * as clobbered too.
+ * ABI (64-bit PV and PVH alike): arguments in rdi, rsi, rdx, r10, r8;
+ * result in rax; the PV stub clobbers rcx and r11 (syscall); argument
+ * registers are treated as clobbered too.  A PV guest's page is filled by
+ * the domain builder, a PVH guest's by a write to Xen's MSR (pvh.c).
  */
 #ifndef SMPALT_HYPERCALL_H
 #define SMPALT_HYPERCALL_H
@@ -32,6 +33,9 @@
 #include <stdint.h>
 
 #include <xen/event_channel.h>
+#include <xen/hvm/hvm_op.h>
+#include <xen/hvm/params.h>
+#include <xen/memory.h>
 #include <xen/sched.h>
 #include <xen/vcpu.h>
 
@@ -142,6 +146,34 @@ static inline long hyp_callback_op(int cmd, const void *arg)
 static inline long hyp_event_channel_op(int cmd, void *arg)
 {
 	return hyp_call2(__HYPERVISOR_event_channel_op, cmd, arg);
+}
+
+static inline long hyp_memory_op(unsigned int cmd, void *arg)
+{
+	return hyp_call2(__HYPERVISOR_memory_op, cmd, arg);
+}
+
+static inline long hyp_hvm_op(unsigned int cmd, void *arg)
+{
+	return hyp_call2(__HYPERVISOR_hvm_op, cmd, arg);
+}
+
+/* PVH: one HVM parameter of this domain; 0 or -errno. */
+static inline long hyp_hvm_get_param(uint32_t index, uint64_t *value)
+{
+	struct xen_hvm_param p = {.domid = DOMID_SELF, .index = index};
+	long rc = hyp_hvm_op(HVMOP_get_param, &p);
+
+	*value = p.value;
+	return rc;
+}
+
+static inline long hyp_hvm_set_param(uint32_t index, uint64_t value)
+{
+	struct xen_hvm_param p = {
+		.domid = DOMID_SELF, .index = index, .value = value};
+
+	return hyp_hvm_op(HVMOP_set_param, &p);
 }
 
 /* Convenience forms of the scheduler operations. */

@@ -3,6 +3,10 @@
  * hypervisor.h - what Xen handed the guest at boot: start_info, the
  * shared_info page, and the machine <-> guest frame translations of a PV
  * guest.  Includes the Xen public headers every part of the guest needs.
+ *
+ * The same image boots as a PVH guest (pvh.c): then hyp_pvh is true, the
+ * boot facts are presented in start_info's shape (so that the layers above
+ * read one structure), and machine frames are guest-physical frames.
  */
 #ifndef SMPALT_HYPERVISOR_H
 #define SMPALT_HYPERVISOR_H
@@ -25,6 +29,18 @@ extern start_info_t *hyp_start_info;
 /* Mapped by mm_map_shared_info(); NULL before. */
 extern shared_info_t *hyp_shared_info;
 
+/* Booted through the PVH entry (pvh.c); false for a PV guest. */
+extern bool hyp_pvh;
+
+/*
+ * PVH: guest-physical memory from 1 GiB to 4 GiB (where the toolstack puts
+ * the console and xenstore rings) is mapped here, since the image's own
+ * mapping at SMPALT_VIRT_BASE covers only the first GiB less 2 MiB.
+ */
+#define HYP_PVH_DIRECTMAP 0xffff800000000000UL
+#define HYP_PVH_LOW_PAGES (511UL * 512UL) /* frames under SMPALT_VIRT_BASE */
+#define HYP_PVH_DIRECTMAP_GIB 4
+
 /*
  * CPUID as Xen lets a PV guest see it, its own leaves included: the
  * forced-emulation prefix (ud2; "xen") makes Xen emulate the cpuid with
@@ -33,19 +49,35 @@ extern shared_info_t *hyp_shared_info;
 static inline void hyp_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t *a,
 			     uint32_t *b, uint32_t *c, uint32_t *d)
 {
-	__asm__ __volatile__("ud2a; .ascii \"xen\"; cpuid"
-			     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
-			     : "0"(leaf), "2"(subleaf));
+	/* PVH: every cpuid exits to Xen; the prefix would be #UD. */
+	if (hyp_pvh)
+		__asm__ __volatile__("cpuid"
+				     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+				     : "0"(leaf), "2"(subleaf));
+	else
+		__asm__ __volatile__("ud2a; .ascii \"xen\"; cpuid"
+				     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+				     : "0"(leaf), "2"(subleaf));
 }
+
+/*
+ * The base of Xen's CPUID leaves ("XenVMMXenVMM") if it has at least
+ * base + last_leaf, else 0.
+ */
+uint32_t hyp_cpuid_base(uint32_t last_leaf);
 
 /* Guest frames (pfn) are 0-based from the load address. */
 static inline unsigned long hyp_pfn_to_mfn(unsigned long pfn)
 {
+	if (hyp_pvh)
+		return pfn;
 	return ((const unsigned long *)hyp_start_info->mfn_list)[pfn];
 }
 
 static inline unsigned long hyp_mfn_to_pfn(unsigned long mfn)
 {
+	if (hyp_pvh)
+		return mfn;
 	return machine_to_phys_mapping[mfn];
 }
 
@@ -66,6 +98,8 @@ static inline unsigned long hyp_virt_to_mfn(const void *va)
 
 static inline void *hyp_mfn_to_virt(unsigned long mfn)
 {
+	if (hyp_pvh && mfn >= HYP_PVH_LOW_PAGES)
+		return (void *)(HYP_PVH_DIRECTMAP + (mfn << PAGE_SHIFT));
 	return hyp_pfn_to_virt(hyp_mfn_to_pfn(mfn));
 }
 

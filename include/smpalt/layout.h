@@ -8,8 +8,21 @@
 
 #include <smpalt/page.h>
 
-/* The guest is linked here and loaded at guest-physical 0 (PADDR_OFFSET 0). */
+/*
+ * Guest-physical frame N is mapped at SMPALT_VIRT_BASE + N pages, as a PV
+ * guest (VIRT_BASE note, PADDR_OFFSET 0) and as a PVH guest (our own page
+ * tables) alike.
+ */
 #define SMPALT_VIRT_BASE 0xffffffff80000000
+
+/*
+ * The image is loaded at this guest-physical address: a PVH domain's
+ * loader puts each segment at its physical address, and the first MiB is
+ * legacy territory there.  The PV loader fills the frames below with
+ * padding (unused RAM).
+ */
+#define SMPALT_LOAD_PADDR 0x100000
+#define SMPALT_IMAGE_BASE (SMPALT_VIRT_BASE + SMPALT_LOAD_PADDR)
 
 /*
  * The image must fit in what Xen maps at boot before we map the rest: Xen

@@ -13,26 +13,7 @@
 #include <stdint.h>
 
 #include <smpalt/layout.h>
-
-/* x86-64 page-table entry bits (architectural, not in Xen's headers). */
-#define PTE_PRESENT (1ULL << 0)
-#define PTE_RW (1ULL << 1)
-#define PTE_USER (1ULL << 2)
-#define PTE_ACCESSED (1ULL << 5)
-#define PTE_DIRTY (1ULL << 6)
-#define PTE_PSE (1ULL << 7)
-#define PTE_NX (1ULL << 63)
-#define PTE_ADDR_MASK 0x000ffffffffff000ULL
-/* A kernel data page: present, writable, already accessed and dirty. */
-#define PTE_KERNEL_RW (PTE_PRESENT | PTE_RW | PTE_ACCESSED | PTE_DIRTY)
-
-#define PT_ENTRIES 512
-#define PT_LEVEL_BITS 9
-#define L1_SHIFT PAGE_SHIFT
-#define L2_SHIFT (L1_SHIFT + PT_LEVEL_BITS)
-#define L3_SHIFT (L2_SHIFT + PT_LEVEL_BITS)
-#define L4_SHIFT (L3_SHIFT + PT_LEVEL_BITS)
-#define PT_INDEX(va, shift) (((uintptr_t)(va) >> (shift)) & (PT_ENTRIES - 1))
+#include <smpalt/x86.h>
 
 /* Kernel text bounds from the linker script (page aligned). */
 extern char __text_start[], __text_end[];
@@ -47,6 +28,12 @@ int mm_map_shared_info(void);
  */
 int mm_init(void);
 
+/*
+ * Map the page at va (its own frame, read-write) or unmap it, on this
+ * vCPU's TLB at once: guard pages.  0 or -errno (logged).
+ */
+int mm_map_page(void *va, bool present);
+
 /* The PTE mapping va (0 if unmapped). */
 uint64_t mm_lookup_pte(const void *va);
 
@@ -59,6 +46,13 @@ uint64_t mm_lookup_pte(const void *va);
  * could not be unmapped, and then stays open for the next close to retry.
  * Only one vCPU may patch at a time, and only that vCPU ever touches the
  * window.
+ *
+ * PVH: the same window in our own tables: opening is one store per text
+ * page into the window's L1 table, closing the stores and a CR3 reload.
+ * No hypercall at all, where PV pays two mmu_update batches a switch
+ * (one entry per text page each, validated by Xen) and an
+ * MMUEXT_TLB_FLUSH_LOCAL; the bytes, their checks and the serializing
+ * step are the same.
  */
 int mm_text_open(void);
 int mm_text_close(void);

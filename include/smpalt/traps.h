@@ -10,6 +10,11 @@
 /* Vector value entry.S stores for the event upcall (not an exception). */
 #define TRAP_VECTOR_UPCALL 0xffff
 
+/* PVH: the IDT vector Xen injects for the event upcall. */
+#define TRAP_PVH_UPCALL_VECTOR 0xf3
+/* PVH: exceptions 0..19 have IDT entries (entry_pvh.S). */
+#define TRAP_PVH_EXCEPTIONS 20
+
 #ifndef __ASSEMBLY__
 
 #include <stdint.h>
@@ -30,12 +35,14 @@ struct trap_regs {
 /* vCPU 0 at boot, once vcpu_self() works: panic() halts through us. */
 void traps_boot_init(void);
 
-/* Install the trap table of the running vCPU. */
+/* Install the trap table of the running vCPU (PVH: load the IDT). */
 int traps_init_vcpu(void);
 
 /*
  * Register the running vCPU's event upcall and failsafe callbacks with
- * Xen (entry.S's hyp_event_callback, hyp_failsafe_callback).
+ * Xen (entry.S's hyp_event_callback, hyp_failsafe_callback).  PVH: vCPU 0
+ * sets the domain's callback vector (every vCPU gets it); nothing on the
+ * others.
  */
 int traps_init_callbacks(void);
 

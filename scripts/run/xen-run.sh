@@ -24,8 +24,8 @@
 #   -G GUEST       the guest kind the scenarios run against: smpalt or
 #                  linux (the patched Linux 6.1 guest); default: the suite's
 #   -T TYPE        the type of every guest the scenarios create: pv (the
-#                  default) or pvh (the Linux guests; the smpalt kernel has
-#                  no PVH entry point and is refused); default: GUEST_TYPE
+#                  default) or pvh (the smpalt kernel and the Linux guests
+#                  boot as either); default: GUEST_TYPE
 #   scenario       a tests/xen/<name>.sh or tests/linux/<name>.sh, or a
 #                  scripts/dom0/demo-*.sh (make demo); by default the
 #                  suite's, less the slow benchmarks, bench-*.sh, which run
@@ -156,10 +156,6 @@ esac
 case " $GUEST_TYPES " in *" $GUEST_TYPE "*) ;;
 *) die "unknown guest type '$GUEST_TYPE' (one of: $GUEST_TYPES)" ;;
 esac
-# The smpalt kernel has only the PV entry (arch-xen/): as a PVH guest it
-# would not boot, and every scenario would fail for that one reason.
-[ "$GUEST_KIND" != smpalt ] || [ "$GUEST_TYPE" = pv ] ||
-	die "the smpalt guest boots as PV only: its kernel has no PVH entry point; type $GUEST_TYPE needs guest linux (make test-xen GUEST=linux TYPE=$GUEST_TYPE, make test-linux TYPE=$GUEST_TYPE)"
 
 # scenario_file NAME: the script of scenario NAME, empty when none.
 scenario_file() {
