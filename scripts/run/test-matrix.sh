@@ -8,9 +8,9 @@
 #   linux KVER XEN pv    linux-KVER-XEN        make test-linux KVER=KVER XEN=XEN
 #   ... TYPE (not pv)    the same name + -TYPE the same command + TYPE=TYPE
 #
-# (the smpalt guest on both hosts; the patched Linux guest, one cell per
-# series version, 6.12 and 7.2 on the host that ships them; PVH guests of
-# the newer versions, 7.2 on either host). The cells run one after the
+# (the smpalt guest on both hosts, PV and PVH; the patched Linux guest,
+# one cell per series version, 6.12 and 7.2 on the host that ships them;
+# PVH guests of the newer versions, 7.2 on either host). The cells run one after the
 # other (each boots QEMU; a cell's failure does not stop the others).
 # Each cell's output goes to out/matrix/<timestamp>/<cell>.log; at the end
 # the table (cell, type, passed, failed, skipped, time) is printed and
