@@ -22,46 +22,12 @@
  */
 #include <xen/xen.h>
 #include <smpalt/hypercall.h>
+#include <smpalt/entry_regs.h>
 #include <smpalt/traps.h>
 
 	.section .text, "ax"
 	.code64
 
-.macro SAVE_REGS
-	pushq	%rax
-	pushq	%rbx
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%rbp
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
-.endm
-
-.macro RESTORE_REGS
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rbp
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	popq	%rbx
-	popq	%rax
-.endm
 
 /* Drop vector and error code, then return through HYPERVISOR_iret. */
 .macro XEN_IRET

@@ -20,6 +20,17 @@
 #include <smpalt/x86.h>
 #include <smpalt/vcpu.h>
 
+/* Our GDT at its link address, and its data selector in every data segment. */
+.macro LOAD_GDT64
+	lgdt	pvh_gdt_ptr64(%rip)
+	movl	$PVH_GDT_DS, %eax
+	movl	%eax, %ds
+	movl	%eax, %es
+	movl	%eax, %ss
+	movl	%eax, %fs
+	movl	%eax, %gs
+.endm
+
 #define PA(x) ((x) - SMPALT_VIRT_BASE)
 
 /* Entry bits: present, writable, accessed, dirty; 2 MiB page. */
@@ -66,13 +77,7 @@ pvh_start64_low:
 	.section .text, "ax"
 pvh_start64:
 	/* The GDT at its link address: the identity map goes soon. */
-	lgdt	pvh_gdt_ptr64(%rip)
-	movl	$PVH_GDT_DS, %eax
-	movl	%eax, %ds
-	movl	%eax, %es
-	movl	%eax, %ss
-	movl	%eax, %fs
-	movl	%eax, %gs
+	LOAD_GDT64
 	leaq	vcpu0_stack + VCPU_STACK_SIZE(%rip), %rsp
 	/* A zero frame pointer ends every backtrace here. */
 	xorl	%ebp, %ebp
@@ -89,13 +94,7 @@ pvh_start64:
 	.globl pvh_secondary_entry
 	.type pvh_secondary_entry, @function
 pvh_secondary_entry:
-	lgdt	pvh_gdt_ptr64(%rip)
-	movl	$PVH_GDT_DS, %eax
-	movl	%eax, %ds
-	movl	%eax, %es
-	movl	%eax, %ss
-	movl	%eax, %fs
-	movl	%eax, %gs
+	LOAD_GDT64
 	leaq	1f(%rip), %rax
 	pushq	$PVH_GDT_CS
 	pushq	%rax

@@ -29,7 +29,7 @@ declare -A layer_of # unit name -> layer dir
 header_only=(
 	lib:atomic lib:barrier lib:kernel lib:page lib:refcount lib:spinlock
 	lib:alternative lib:alt_records
-	arch-xen:hypercall arch-xen:layout arch-xen:x86
+	arch-xen:hypercall arch-xen:layout arch-xen:x86 arch-xen:entry_regs
 )
 for e in "${header_only[@]}"; do
 	layer_of[${e#*:}]=${e%%:*}

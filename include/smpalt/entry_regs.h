@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * entry_regs.h - the general registers a trap entry saves and restores,
+ * in struct trap_regs' order (traps.h), for the PV entry (entry.S) and
+ * the PVH one (entry_pvh.S).  Assembler only.
+ */
+#ifndef SMPALT_ENTRY_REGS_H
+#define SMPALT_ENTRY_REGS_H
+
+#ifdef __ASSEMBLER__
+/* clang-format off */
+.macro SAVE_REGS
+	pushq	%rax
+	pushq	%rbx
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%rbp
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+.endm
+
+.macro RESTORE_REGS
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rbp
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rbx
+	popq	%rax
+.endm
+/* clang-format on */
+#endif /* __ASSEMBLER__ */
+
+#endif /* SMPALT_ENTRY_REGS_H */
