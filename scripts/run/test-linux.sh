@@ -58,8 +58,14 @@ pv | pvh) ;;
 *) die "GUEST_TYPE='$GUEST_TYPE': pv or pvh" ;;
 esac
 
-case " $LINUX_TYPES " in *" ${GUEST_TYPE:-pv} "*) ;;
-*) die "TYPE=${GUEST_TYPE:-pv}: the Linux $KVER series serves ${LINUX_TYPES// / and } guests only (KVER=6.12 or 7.2 for PVH)" ;;
+case " $LINUX_TYPES " in *" $GUEST_TYPE "*) ;;
+*)
+	# The versions whose series serves this type, from the table.
+	serving=$(matrix_rows linux | while read -r v _ _ _ types; do
+		case " $types " in *" $GUEST_TYPE "*) echo "$v" ;; esac
+	done | xargs)
+	die "TYPE=$GUEST_TYPE: the Linux $KVER series serves ${LINUX_TYPES// / and } guests only (KVER=${serving// / or } for ${GUEST_TYPE^^}: scripts/lib/matrix.conf)"
+	;;
 esac
 
 results_dir "$TOP/out/linux"
