@@ -364,7 +364,10 @@ cloud_image() {
 			'image-[0-9].*-cloud-amd64'; do
 			names=$(apt_cache search --names-only "^linux-$kind\$" | cut -d' ' -f1)
 			for name in $names; do
-				apt_cache show "$name=$ver" >/dev/null 2>&1 || continue
+				# apt-cache show NAME=VERSION succeeds with no output
+				# for a version the package does not have.
+				[ "$(apt_cache show "$name=$ver" 2>/dev/null |
+					sed -n 's/^Version: //p' | head -1)" = "$ver" ] || continue
 				f=$DEBS/${name}_${ver}_amd64.deb
 				if [ ! -f "$f" ]; then
 					log "downloading $name $ver${LINUX_SUITE:+ ($LINUX_SUITE)} into $DEBS" >&2
