@@ -68,7 +68,10 @@ bench-linux:
 		stock=; \
 	done
 
-bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) bench-linux
+# The Linux guests only for a run with a Linux scenario (bench-linux-*):
+# make bench BENCH_SCENARIOS=bench-locks builds no kernel.
+BENCH_LINUX := $(if $(BENCH_SCENARIOS),$(if $(filter bench-linux-%,$(BENCH_SCENARIOS)),bench-linux),bench-linux)
+bench: deps $(GUEST_ELF) $(AUTOSCALER) $(ENG_BENCH) $(XS_STAMP) $(BENCH_LINUX)
 	@KVERS='$(KVERS)' BENCH_SCENARIOS='$(BENCH_SCENARIOS)' \
 		XS_STAMP=$(XS_STAMP) bash $(TOP)/scripts/run/bench.sh -g $(GUEST_ELF) \
 		-H $(ENG_BENCH) $(if $(ROUNDS),-r $(ROUNDS))

@@ -134,7 +134,15 @@ res=$RESULTS_DIR
 } >"$res/run.txt"
 failed=0
 
-# --- 1. Xen: the stock-Linux domU's files, then one boot for all scenarios
+# --- 1. Xen: the Linux domUs' files, then one boot for all scenarios
+# The Linux guests only for a run with a Linux scenario (bench-linux-*;
+# make bench builds their kernels only then).
+linux_kvers=()
+for s in "${XEN_SCENARIOS[@]}"; do
+	case $s in bench-linux-*) linux_kvers=("${kvers[@]}") ;; esac
+done
+[ ${#linux_kvers[@]} -gt 0 ] ||
+	stage "no Linux scenario in ${XEN_SCENARIOS[*]}: no Linux domU prepared"
 # The stock guest runs the stock control of the first version (make linux
 # STOCK=1: its tree and configuration without the series), so that every
 # stock-against-patched row differs by the series alone.
@@ -144,14 +152,16 @@ stock_vmlinuz=$(KVER=$first_kver CONFIG=$first_config STOCK=1
 	. "$TOP/scripts/lib/linux-version.sh"
 	echo "$LINUX_VMLINUZ")
 LINUX_DOMU_DIR=$(dirname "$(dirname "$stock_vmlinuz")")/domu
-stage "stock Linux ${kvers[0]%%:*} domU initramfs (scripts/build/mk-linux-domu.sh, kernel $stock_vmlinuz)"
-if [ -f "$stock_vmlinuz" ] && bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
-	bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" -k "$stock_vmlinuz" \
-		>>"$res/fetch.log" 2>&1; then
-	linux_dir=$LINUX_DOMU_DIR
-else
-	stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
-	linux_dir=
+linux_dir=
+if [ ${#linux_kvers[@]} -gt 0 ]; then
+	stage "stock Linux ${kvers[0]%%:*} domU initramfs (scripts/build/mk-linux-domu.sh, kernel $stock_vmlinuz)"
+	if [ -f "$stock_vmlinuz" ] && bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
+		bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" -k "$stock_vmlinuz" \
+			>>"$res/fetch.log" 2>&1; then
+		linux_dir=$LINUX_DOMU_DIR
+	else
+		stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
+	fi
 fi
 # The stock guest runs as PVH too when an entry is PVH and its kernel
 # can (CONFIG_XEN_PVH in the configuration beside it: 7.2's, not 6.1's).
@@ -170,7 +180,7 @@ esac
 # version's also to /opt/smpalt/linux-smpalt/, for the parts that use one
 # guest.
 smpalt_linux_dir="" smpalt_linux_versions=""
-for v in "${kvers[@]}"; do
+for v in "${linux_kvers[@]}"; do
 	v=${v%%:*}
 	case " $smpalt_linux_versions " in *" $v="*) continue ;; esac
 	stage "patched Linux $v domU initramfs (scripts/build/mk-linux-smpalt-domu.sh)"
