@@ -4,7 +4,8 @@
 #   1. one Xen boot (scripts/run/xen-run.sh) running these scenarios:
 #        bench-locks       the guest's in-guest benchmark, one vCPU: each
 #                          lock primitive and the lock-heavy work item in
-#                          SMP and in UP form, figures checked plausible
+#                          SMP and in UP form, figures checked plausible;
+#                          one guest of each of TYPES in turn
 #        bench-vcpu        smpalt: ROUNDS rounds of xl vcpu-set 2 1 4 1,
 #                          latency as seen from dom0 and in-guest switch ns
 #        bench-dom0-weight the time of xl vcpu-set with the guest idle and
@@ -47,6 +48,10 @@
 #                 serves it (LINUX_TYPES, scripts/lib/linux-version.sh):
 #                 "7.2 7.2:pvh" measures 7.2's guest as PV and as PVH, one
 #                 kernel and initramfs for both
+#   TYPES         the guest types of the smpalt guest bench-locks
+#                 measures, one boot each in the same Xen boot: "pv pvh"
+#                 (the default), "pv" or "pvh" (the Linux guests' types
+#                 are their KVERS entries')
 #   BENCH_SCENARIOS  the Xen scenarios to run (default: all of the above);
 #                 a part left out is reported "not measured"
 #   RESULTS_DIR   default results/<UTC timestamp>; results/latest points
@@ -99,10 +104,21 @@ for v in "${kvers[@]}"; do
 	case " $types " in *" $t "*) ;; *) types="$types $t" ;; esac
 done
 read -ra types <<<"$types"
+# The smpalt guest's types (TYPES), each once, in the order given.
+smpalt_types=""
+for t in ${TYPES:-pv pvh}; do
+	case $t in
+	pv | pvh) ;;
+	*) die "TYPES: unknown guest type '$t' (pv, pvh)" ;;
+	esac
+	case " $smpalt_types " in *" $t "*) ;; *) smpalt_types="$smpalt_types $t" ;; esac
+done
+read -ra smpalt_types <<<"$smpalt_types"
 # shellcheck disable=SC2206 # a list of words on purpose
 XEN_SCENARIOS=(${BENCH_SCENARIOS:-bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt})
 ROUNDS=5
-# Seconds one scenario may take inside dom0: the Linux ones boot two or
+# Seconds one scenario may take inside dom0 (bench-locks: one boot of
+# well under a minute per type of TYPES): the Linux ones boot two or
 # three domUs (about 30 s each under TCG), the stock one waits 5 s for
 # every change that never comes; bench-linux-smpalt boots one more per
 # Linux version after the first, and two more (the fork loop in the
@@ -203,12 +219,14 @@ done
 # commas) nor colons (an entry's type follows one).
 kver_list=$(IFS=+; echo "${kvers[*]}")
 echo "kvers=${kvers[*]}" >>"$res/run.txt"
-stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; Linux ${kvers[*]}; stock ${stock_types//+/ and })"
+echo "types=${smpalt_types[*]}" >>"$res/run.txt"
+smpalt_type_list=$(IFS=+; echo "${smpalt_types[*]}")
+stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; smpalt ${smpalt_type_list//+/ and }; Linux ${kvers[*]}; stock ${stock_types//+/ and })"
 xen_status=0
 LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir \
 	LINUX_SMPALT_VERSIONS=$smpalt_linux_versions XEN_OUT=$res/xen \
 	XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
-	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.kvers=$kver_list smpalt.bench.stock-types=$stock_types" \
+	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.types=$smpalt_type_list smpalt.bench.kvers=$kver_list smpalt.bench.stock-types=$stock_types" \
 	bash "$TOP/scripts/run/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
 	tee "$res/xen-run.txt" || xen_status=$?
 # The Xen, dom0 kernel and QEMU packages the run used
