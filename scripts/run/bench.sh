@@ -182,14 +182,16 @@ fi
 # The stock guest runs as PVH too when an entry is PVH and its kernel
 # can (CONFIG_XEN_PVH in the configuration beside it: 7.2's, not 6.1's).
 stock_types=pv
-case " ${types[*]} " in *" pvh "*)
-	if grep -qx 'CONFIG_XEN_PVH=y' "$(dirname "$stock_vmlinuz")/config" 2>/dev/null; then
-		stock_types="pv+pvh"
-	else
-		stage "stock Linux ${kvers[0]%%:*}: its kernel has no CONFIG_XEN_PVH: the stock fork loop runs as PV only"
-	fi
-	;;
-esac
+if [ ${#linux_kvers[@]} -gt 0 ]; then
+	case " ${types[*]} " in *" pvh "*)
+		if grep -qx 'CONFIG_XEN_PVH=y' "$(dirname "$stock_vmlinuz")/config" 2>/dev/null; then
+			stock_types="pv+pvh"
+		else
+			stage "stock Linux ${kvers[0]%%:*}: its kernel has no CONFIG_XEN_PVH: the stock fork loop runs as PV only"
+		fi
+		;;
+	esac
+fi
 # Each version's kernel and initramfs (scripts/lib/linux-version.sh says
 # where), carried to /opt/smpalt/linux-smpalt-KVER/ (KVER-CONFIG/ for a
 # configuration), one for every guest type of that version; the first
@@ -221,7 +223,10 @@ kver_list=$(IFS=+; echo "${kvers[*]}")
 echo "kvers=${kvers[*]}" >>"$res/run.txt"
 echo "types=${smpalt_types[*]}" >>"$res/run.txt"
 smpalt_type_list=$(IFS=+; echo "${smpalt_types[*]}")
-stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; smpalt ${smpalt_type_list//+/ and }; Linux ${kvers[*]}; stock ${stock_types//+/ and })"
+linux_note=
+[ ${#linux_kvers[@]} -eq 0 ] ||
+	linux_note="; Linux ${kvers[*]}; stock ${stock_types//+/ and }"
+stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; smpalt ${smpalt_type_list//+/ and }$linux_note)"
 xen_status=0
 LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir \
 	LINUX_SMPALT_VERSIONS=$smpalt_linux_versions XEN_OUT=$res/xen \
