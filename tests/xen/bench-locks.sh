@@ -72,7 +72,10 @@ EOF_FIGURES
 	note "$t guest: clock resolution $res ns, SMP/UP $ratios"
 	summary="$summary${summary:+; }$t: clock resolution $res ns, SMP/UP $ratios"
 	guest_destroy
+	# Sent by its type's name; removed, so that the runner does not send
+	# the last type's again as console-smpalt-bench-locks.log.
 	send_back "console-$GUEST-$t.log" "$CONSOLE_LOG"
+	rm -f "$CONSOLE_LOG"
 }
 
 require_guest
