@@ -5,7 +5,11 @@ Usage: scripts/report/bench-report.py [--real] RESULTS_DIR
 
 RESULTS_DIR is what scripts/run/bench.sh filled:
   xen/                     the Xen run (scripts/run/xen-run.sh, XEN_OUT):
-    console-smpalt-bench-locks.log   the guest's in-guest benchmark ("bench:" lines)
+    bench-locks.csv            the smpalt guest's in-guest benchmark: one
+                               row per guest type (make bench TYPES=) and
+                               loop; in a run from before it, the "bench:"
+                               lines of console-smpalt-bench-locks.log
+                               instead (a PV guest)
     bench-vcpu.csv             smpalt: one row per `xl vcpu-set` step
     bench-linux-vcpu.csv       stock Linux 6.1: one row per step and variant
     bench-linux-smpalt.csv     patched Linux: one row per step, kver the
@@ -54,6 +58,8 @@ NOT_MEASURED = "not measured"
 # Lock-heavy workloads the summary wants a ratio for, each on its own when
 # the guest's benchmark names them in its "bench:" lines.
 GUEST_WORKLOADS = ["spinlock", "atomic", "refcount"]
+# The smpalt guest's types in the order the summary and the plot show them.
+GUEST_TYPES = ["pv", "pvh"]
 
 BENCH_LINE = re.compile(
     r"bench: (?P<name>.+?): SMP form (?P<smp>\d+) ns, UP form (?P<up>\d+) ns")
@@ -122,7 +128,16 @@ def read_run_facts(res):
 # ------------------------------------------------------------------ parts
 
 def in_guest(res):
-    """Rows of the guest's own benchmark: name, smp_ns, up_ns, ratio."""
+    """Rows of the guest's own benchmark: type, workload, smp_ns, up_ns,
+    ratio; from bench-locks.csv, else (a run from before it) from the
+    "bench:" lines of the PV guest's console."""
+    table = read_csv(os.path.join(res, "xen", "bench-locks.csv"))
+    if table is not None:
+        return [{"type": r["type"], "workload": r["workload"],
+                 "smp_ns": int(r["smp_ns"]), "up_ns": int(r["up_ns"]),
+                 "up_over_smp_throughput":
+                 "%.2f" % (int(r["smp_ns"]) / int(r["up_ns"]))}
+                for r in table if int(r["up_ns"]) > 0]
     path = os.path.join(res, "xen", "console-smpalt-bench-locks.log")
     if not os.path.isfile(path):
         return []
@@ -139,9 +154,37 @@ def in_guest(res):
                 fallback = ("item", int(m["smp"]), int(m["up"]))
     if not rows and fallback:
         rows.append(fallback)
-    return [{"workload": n, "smp_ns": s, "up_ns": u,
+    return [{"type": "pv", "workload": n, "smp_ns": s, "up_ns": u,
              "up_over_smp_throughput": "%.2f" % (s / u)}
             for n, s, u in rows if u > 0]
+
+
+def guest_types(rows):
+    """The guest types of the in-guest rows, in GUEST_TYPES' order."""
+    found = {r["type"] for r in rows}
+    return [t for t in GUEST_TYPES if t in found] + \
+        sorted(found - set(GUEST_TYPES))
+
+
+def in_guest_rows(guest):
+    """The summary's in-guest rows: per workload, the UP/SMP throughput
+    ratio of each guest type side by side, with the two timings it comes
+    from."""
+    types = guest_types(guest)
+    table = []
+    for w in dict.fromkeys(g["workload"] for g in guest):
+        cells = []
+        for t in types:
+            g = [g for g in guest if g["type"] == t and g["workload"] == w]
+            if g:
+                cells.append("%s %s x (SMP form %d ns, UP form %d ns)"
+                             % (t.upper(), g[0]["up_over_smp_throughput"],
+                                g[0]["smp_ns"], g[0]["up_ns"]))
+            else:
+                cells.append("%s %s" % (t.upper(), NOT_MEASURED))
+        table.append(("in-guest UP/SMP throughput ratio, one vCPU (%s)" % w,
+                      "; ".join(cells)))
+    return table
 
 
 def host_figures(res):
@@ -361,25 +404,41 @@ plot 'switch-ns.dat' index 0 using 1:2 with points pt 7 title 'UP -> SMP', \\
 
 
 def plot_inguest(res, rows):
+    """A cluster of bars per workload: the SMP and the UP form of each
+    guest type ("-", no bar, where a type has no figure)."""
+    types = guest_types(rows)
     data = os.path.join(res, "inguest.dat")
     with open(data, "w") as f:
-        for r in rows:
-            f.write('"%s" %d %d\n' % (r["workload"].replace('"', "'"),
-                                      r["smp_ns"], r["up_ns"]))
-    return gnuplot("""
-set terminal pngcairo size 800,480
+        for w in dict.fromkeys(r["workload"] for r in rows):
+            # The workload's short name under its bars (spinlock, not
+            # what its run does: the table says that).
+            f.write('"%s"' % w.partition(" (")[0].replace('"', "'"))
+            for t in types:
+                g = [r for r in rows if r["type"] == t and r["workload"] == w]
+                f.write(" %d %d" % (g[0]["smp_ns"], g[0]["up_ns"])
+                        if g else " - -")
+            f.write("\n")
+    bars = ", \\\n     ".join(
+        "'inguest.dat' using %d%s title '%s, %s'"
+        % (2 + 2 * i + j, ":xtic(1)" if i == j == 0 else "", t.upper(), form)
+        for i, t in enumerate(types)
+        for j, form in enumerate(("SMP form (unpatched)", "UP form (patched)")))
+    which = " and ".join(t.upper() for t in types) + \
+        (" guests" if len(types) > 1 else " guest")
+    return gnuplot(f"""
+set terminal pngcairo size {max(800, 450 * len(types))},480
 set output 'inguest.png'
-set title "smpalt in-guest, one vCPU: ns per timed run (named under each bar), same kernel, same run\\nTCG: not hardware times"
+set title "smpalt in-guest, one vCPU, {which}: ns per timed run of each workload,\\nsame kernel image, same Xen boot; TCG: not hardware times, compare each type's SMP and UP bars"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.7 border -1
+set datafile missing '-'
 set ylabel 'ns, log scale (lower is better)'
 set logscale y
 set yrange [*:*]
 set grid ytics
 set key below horizontal
-plot 'inguest.dat' using 2:xtic(1) title 'SMP form (unpatched)', \\
-     '' using 3 title 'UP form (patched)'
+plot {bars}
 """, res)
 
 
@@ -725,7 +784,8 @@ def main():
 
     guest = in_guest(res)
     write_csv(os.path.join(res, "inguest.csv"),
-              ["workload", "smp_ns", "up_ns", "up_over_smp_throughput"], guest)
+              ["type", "workload", "smp_ns", "up_ns",
+               "up_over_smp_throughput"], guest)
 
     smpalt = read_csv(os.path.join(xen, "bench-vcpu.csv")) or []
     linux = read_csv(os.path.join(xen, "bench-linux-vcpu.csv")) or []
@@ -843,12 +903,7 @@ def main():
 
     # The table.
     if guest:
-        for g in guest:
-            table.append((
-                "in-guest UP/SMP throughput ratio, one vCPU (%s)"
-                % g["workload"],
-                "%s x (SMP form %d ns, UP form %d ns for the run named)"
-                % (g["up_over_smp_throughput"], g["smp_ns"], g["up_ns"])))
+        table += in_guest_rows(guest)
     else:
         table.append(("in-guest UP/SMP throughput ratio, one vCPU",
                       NOT_MEASURED + " (no bench: line from the guest)"))
@@ -928,7 +983,22 @@ def main():
         f.write(
             "- Xen 4.17 inside QEMU under TCG (no KVM): absolute times are "
             "not hardware times; compare ratios and the same kind of "
-            "figure within this one run.\n"
+            "figure within this one run.\n")
+        types = guest_types(guest)
+        if types:
+            f.write(
+                "- In-guest rows: the smpalt kernel on one vCPU as %s%s; "
+                "its SMP and UP forms alternate in the same guest, so read "
+                "each type's UP/SMP ratio.%s\n"
+                % (" and as ".join("a %s domU" % t.upper() for t in types),
+                   ", one guest boot each in this one Xen boot, the same "
+                   "kernel image" if len(types) > 1 else "",
+                   " Under TCG a PVH guest runs in Xen's HVM container on "
+                   "QEMU's emulation of AMD SVM, a PV guest does not: the "
+                   "nanoseconds of the two types differ for the emulator's "
+                   "reasons too, not only the guest's."
+                   if "pvh" in types else ""))
+        f.write(
             "- Latencies are from just before `xl vcpu-set` in dom0 until "
             "dom0 sees the new set (smpalt: a xenstore watch on "
             "data/smpalt/online; Linux: the domU's console line, polled "

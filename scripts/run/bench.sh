@@ -4,7 +4,8 @@
 #   1. one Xen boot (scripts/run/xen-run.sh) running these scenarios:
 #        bench-locks       the guest's in-guest benchmark, one vCPU: each
 #                          lock primitive and the lock-heavy work item in
-#                          SMP and in UP form, figures checked plausible
+#                          SMP and in UP form, figures checked plausible;
+#                          one guest of each of TYPES in turn
 #        bench-vcpu        smpalt: ROUNDS rounds of xl vcpu-set 2 1 4 1,
 #                          latency as seen from dom0 and in-guest switch ns
 #        bench-dom0-weight the time of xl vcpu-set with the guest idle and
@@ -47,6 +48,10 @@
 #                 serves it (LINUX_TYPES, scripts/lib/linux-version.sh):
 #                 "7.2 7.2:pvh" measures 7.2's guest as PV and as PVH, one
 #                 kernel and initramfs for both
+#   TYPES         the guest types of the smpalt guest bench-locks
+#                 measures, one boot each in the same Xen boot: "pv pvh"
+#                 (the default), "pv" or "pvh" (the Linux guests' types
+#                 are their KVERS entries')
 #   BENCH_SCENARIOS  the Xen scenarios to run (default: all of the above);
 #                 a part left out is reported "not measured"
 #   RESULTS_DIR   default results/<UTC timestamp>; results/latest points
@@ -99,10 +104,21 @@ for v in "${kvers[@]}"; do
 	case " $types " in *" $t "*) ;; *) types="$types $t" ;; esac
 done
 read -ra types <<<"$types"
+# The smpalt guest's types (TYPES), each once, in the order given.
+smpalt_types=""
+for t in ${TYPES:-pv pvh}; do
+	case $t in
+	pv | pvh) ;;
+	*) die "TYPES: unknown guest type '$t' (pv, pvh)" ;;
+	esac
+	case " $smpalt_types " in *" $t "*) ;; *) smpalt_types="$smpalt_types $t" ;; esac
+done
+read -ra smpalt_types <<<"$smpalt_types"
 # shellcheck disable=SC2206 # a list of words on purpose
 XEN_SCENARIOS=(${BENCH_SCENARIOS:-bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt})
 ROUNDS=5
-# Seconds one scenario may take inside dom0: the Linux ones boot two or
+# Seconds one scenario may take inside dom0 (bench-locks: one boot of
+# well under a minute per type of TYPES): the Linux ones boot two or
 # three domUs (about 30 s each under TCG), the stock one waits 5 s for
 # every change that never comes; bench-linux-smpalt boots one more per
 # Linux version after the first, and two more (the fork loop in the
@@ -134,7 +150,15 @@ res=$RESULTS_DIR
 } >"$res/run.txt"
 failed=0
 
-# --- 1. Xen: the stock-Linux domU's files, then one boot for all scenarios
+# --- 1. Xen: the Linux domUs' files, then one boot for all scenarios
+# The Linux guests only for a run with a Linux scenario (bench-linux-*;
+# make bench builds their kernels only then).
+linux_kvers=()
+for s in "${XEN_SCENARIOS[@]}"; do
+	case $s in bench-linux-*) linux_kvers=("${kvers[@]}") ;; esac
+done
+[ ${#linux_kvers[@]} -gt 0 ] ||
+	stage "no Linux scenario in ${XEN_SCENARIOS[*]}: no Linux domU prepared"
 # The stock guest runs the stock control of the first version (make linux
 # STOCK=1: its tree and configuration without the series), so that every
 # stock-against-patched row differs by the series alone.
@@ -144,33 +168,37 @@ stock_vmlinuz=$(KVER=$first_kver CONFIG=$first_config STOCK=1
 	. "$TOP/scripts/lib/linux-version.sh"
 	echo "$LINUX_VMLINUZ")
 LINUX_DOMU_DIR=$(dirname "$(dirname "$stock_vmlinuz")")/domu
-stage "stock Linux ${kvers[0]%%:*} domU initramfs (scripts/build/mk-linux-domu.sh, kernel $stock_vmlinuz)"
-if [ -f "$stock_vmlinuz" ] && bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
-	bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" -k "$stock_vmlinuz" \
-		>>"$res/fetch.log" 2>&1; then
-	linux_dir=$LINUX_DOMU_DIR
-else
-	stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
-	linux_dir=
+linux_dir=
+if [ ${#linux_kvers[@]} -gt 0 ]; then
+	stage "stock Linux ${kvers[0]%%:*} domU initramfs (scripts/build/mk-linux-domu.sh, kernel $stock_vmlinuz)"
+	if [ -f "$stock_vmlinuz" ] && bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
+		bash "$TOP/scripts/build/mk-linux-domu.sh" -o "$LINUX_DOMU_DIR" -k "$stock_vmlinuz" \
+			>>"$res/fetch.log" 2>&1; then
+		linux_dir=$LINUX_DOMU_DIR
+	else
+		stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
+	fi
 fi
 # The stock guest runs as PVH too when an entry is PVH and its kernel
 # can (CONFIG_XEN_PVH in the configuration beside it: 7.2's, not 6.1's).
 stock_types=pv
-case " ${types[*]} " in *" pvh "*)
-	if grep -qx 'CONFIG_XEN_PVH=y' "$(dirname "$stock_vmlinuz")/config" 2>/dev/null; then
-		stock_types="pv+pvh"
-	else
-		stage "stock Linux ${kvers[0]%%:*}: its kernel has no CONFIG_XEN_PVH: the stock fork loop runs as PV only"
-	fi
-	;;
-esac
+if [ ${#linux_kvers[@]} -gt 0 ]; then
+	case " ${types[*]} " in *" pvh "*)
+		if grep -qx 'CONFIG_XEN_PVH=y' "$(dirname "$stock_vmlinuz")/config" 2>/dev/null; then
+			stock_types="pv+pvh"
+		else
+			stage "stock Linux ${kvers[0]%%:*}: its kernel has no CONFIG_XEN_PVH: the stock fork loop runs as PV only"
+		fi
+		;;
+	esac
+fi
 # Each version's kernel and initramfs (scripts/lib/linux-version.sh says
 # where), carried to /opt/smpalt/linux-smpalt-KVER/ (KVER-CONFIG/ for a
 # configuration), one for every guest type of that version; the first
 # version's also to /opt/smpalt/linux-smpalt/, for the parts that use one
 # guest.
 smpalt_linux_dir="" smpalt_linux_versions=""
-for v in "${kvers[@]}"; do
+for v in "${linux_kvers[@]}"; do
 	v=${v%%:*}
 	case " $smpalt_linux_versions " in *" $v="*) continue ;; esac
 	stage "patched Linux $v domU initramfs (scripts/build/mk-linux-smpalt-domu.sh)"
@@ -193,12 +221,17 @@ done
 # commas) nor colons (an entry's type follows one).
 kver_list=$(IFS=+; echo "${kvers[*]}")
 echo "kvers=${kvers[*]}" >>"$res/run.txt"
-stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; Linux ${kvers[*]}; stock ${stock_types//+/ and })"
+echo "types=${smpalt_types[*]}" >>"$res/run.txt"
+smpalt_type_list=$(IFS=+; echo "${smpalt_types[*]}")
+linux_note=
+[ ${#linux_kvers[@]} -eq 0 ] ||
+	linux_note="; Linux ${kvers[*]}; stock ${stock_types//+/ and }"
+stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; smpalt ${smpalt_type_list//+/ and }$linux_note)"
 xen_status=0
 LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir \
 	LINUX_SMPALT_VERSIONS=$smpalt_linux_versions XEN_OUT=$res/xen \
 	XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
-	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.kvers=$kver_list smpalt.bench.stock-types=$stock_types" \
+	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.types=$smpalt_type_list smpalt.bench.kvers=$kver_list smpalt.bench.stock-types=$stock_types" \
 	bash "$TOP/scripts/run/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
 	tee "$res/xen-run.txt" || xen_status=$?
 # The Xen, dom0 kernel and QEMU packages the run used
