@@ -63,7 +63,12 @@ pvh_trap_common:
 	.globl pvh_upcall_entry
 	.type pvh_upcall_entry, @function
 pvh_upcall_entry:
-	UPCALL_FRAME
+	pushq	$0
+	pushq	$TRAP_VECTOR_UPCALL
+	SAVE_REGS
+	movq	%rsp, %rdi
+	call	trap_upcall
+	RESTORE_REGS
 	addq	$16, %rsp
 	iretq
 	.size pvh_upcall_entry, . - pvh_upcall_entry

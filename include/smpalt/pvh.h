@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pvh.h - what the PVH entry code (pvh_head.S, entry_pvh.S) hands pvh.c:
- * the boot page tables, the entry of a secondary vCPU, the IDT's entries.
+ * pvh.h - what the PVH boot path (pvh_head.S, pvh.c) hands the rest of
+ * arch-xen: the boot page tables, the first free frame, the entry of a
+ * secondary vCPU.
  */
 #ifndef SMPALT_PVH_H
 #define SMPALT_PVH_H
@@ -11,11 +12,10 @@
 /* The boot page tables' top level (pvh_head.S), shared by every vCPU. */
 extern uint64_t pvh_l4[];
 
+/* The first guest frame free for mm_init() (pvh.c). */
+extern unsigned long pvh_first_free_pfn;
+
 /* A secondary's first instruction: GDT, segments, GS base from %rsi. */
 extern char pvh_secondary_entry[];
-
-/* The exception entries by vector (TRAP_PVH_EXCEPTIONS), the upcall's. */
-extern const uint64_t pvh_trap_entries[];
-extern char pvh_upcall_entry[];
 
 #endif /* SMPALT_PVH_H */
