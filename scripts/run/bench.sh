@@ -169,6 +169,9 @@ stock_vmlinuz=$(KVER=$first_kver CONFIG=$first_config STOCK=1
 	echo "$LINUX_VMLINUZ")
 LINUX_DOMU_DIR=$(dirname "$(dirname "$stock_vmlinuz")")/domu
 linux_dir=
+# The stock guest runs as PVH too when an entry is PVH and its kernel
+# can (CONFIG_XEN_PVH in the configuration beside it: 7.2's, not 6.1's).
+stock_types=pv
 if [ ${#linux_kvers[@]} -gt 0 ]; then
 	stage "stock Linux ${kvers[0]%%:*} domU initramfs (scripts/build/mk-linux-domu.sh, kernel $stock_vmlinuz)"
 	if [ -f "$stock_vmlinuz" ] && bash "$TOP/scripts/build/fetch-xen.sh" >"$res/fetch.log" 2>&1 &&
@@ -178,11 +181,6 @@ if [ ${#linux_kvers[@]} -gt 0 ]; then
 	else
 		stage "no Linux domU (see $res/fetch.log): bench-linux-vcpu will SKIP"
 	fi
-fi
-# The stock guest runs as PVH too when an entry is PVH and its kernel
-# can (CONFIG_XEN_PVH in the configuration beside it: 7.2's, not 6.1's).
-stock_types=pv
-if [ ${#linux_kvers[@]} -gt 0 ]; then
 	case " ${types[*]} " in *" pvh "*)
 		if grep -qx 'CONFIG_XEN_PVH=y' "$(dirname "$stock_vmlinuz")/config" 2>/dev/null; then
 			stock_types="pv+pvh"
