@@ -166,20 +166,28 @@ def guest_types(rows):
         sorted(found - set(GUEST_TYPES))
 
 
+def in_guest_grid(rows):
+    """The in-guest rows as a grid: the workloads in their order, the
+    guest types in GUEST_TYPES' order, and each (type, workload)'s row."""
+    return (list(dict.fromkeys(r["workload"] for r in rows)),
+            guest_types(rows),
+            {(r["type"], r["workload"]): r for r in rows})
+
+
 def in_guest_rows(guest):
     """The summary's in-guest rows: per workload, the UP/SMP throughput
     ratio of each guest type side by side, with the two timings it comes
     from."""
-    types = guest_types(guest)
+    workloads, types, cell = in_guest_grid(guest)
     table = []
-    for w in dict.fromkeys(g["workload"] for g in guest):
+    for w in workloads:
         cells = []
         for t in types:
-            g = [g for g in guest if g["type"] == t and g["workload"] == w]
+            g = cell.get((t, w))
             if g:
                 cells.append("%s %s x (SMP form %d ns, UP form %d ns)"
-                             % (t.upper(), g[0]["up_over_smp_throughput"],
-                                g[0]["smp_ns"], g[0]["up_ns"]))
+                             % (t.upper(), g["up_over_smp_throughput"],
+                                g["smp_ns"], g["up_ns"]))
             else:
                 cells.append("%s %s" % (t.upper(), NOT_MEASURED))
         table.append(("in-guest UP/SMP throughput ratio, one vCPU (%s)" % w,
@@ -406,16 +414,16 @@ plot 'switch-ns.dat' index 0 using 1:2 with points pt 7 title 'UP -> SMP', \\
 def plot_inguest(res, rows):
     """A cluster of bars per workload: the SMP and the UP form of each
     guest type ("-", no bar, where a type has no figure)."""
-    types = guest_types(rows)
+    workloads, types, cell = in_guest_grid(rows)
     data = os.path.join(res, "inguest.dat")
     with open(data, "w") as f:
-        for w in dict.fromkeys(r["workload"] for r in rows):
+        for w in workloads:
             # The workload's short name under its bars (spinlock, not
             # what its run does: the table says that).
             f.write('"%s"' % w.partition(" (")[0].replace('"', "'"))
             for t in types:
-                g = [r for r in rows if r["type"] == t and r["workload"] == w]
-                f.write(" %d %d" % (g[0]["smp_ns"], g[0]["up_ns"])
+                g = cell.get((t, w))
+                f.write(" %d %d" % (g["smp_ns"], g["up_ns"])
                         if g else " - -")
             f.write("\n")
     bars = ", \\\n     ".join(
