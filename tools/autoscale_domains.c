@@ -319,10 +319,7 @@ unsigned int scan_domains(struct autoscaler *as)
 	size_t j;
 
 	as->rescan = false;
-	ents = xs_directory(as->xsh, XBT_NULL, DOMAIN_ROOT, &n);
-	if (!ents)
-		xenstore_failed(as, "listing " DOMAIN_ROOT,
-				errno ? -errno : -EIO);
+	ents = xs_list_domain_root(as, &n);
 	for (j = 0; j < as->ndomains; j++)
 		as->domains[j]->seen = false;
 	for (i = 0; i < n; i++) {

@@ -31,39 +31,68 @@ bool xs_connection_lost(int rc)
 }
 
 /*
- * List /local/domain, which no guest writes: 0, or -errno.  The errors a
- * lost connection gives can also be xenstored's answer about one node
- * (EIO for a node it cannot read), and the nodes read most are the
- * guests' own, so this listing is what tells a lost connection apart.
+ * List /local/domain, which no guest writes: 0 and *ents (free it), or
+ * -errno.  The errors a lost connection gives can also be xenstored's
+ * answer about one node (EIO for a node it cannot read), and the nodes
+ * read most are the guests' own, so this listing is what tells a lost
+ * connection apart.
  */
-static int list_domain_root(struct autoscaler *as)
+static int list_domain_root(struct autoscaler *as, char ***ents,
+			    unsigned int *n)
 {
-	unsigned int n;
-	char **ents;
-
 	errno = 0;
-	ents = xs_directory(as->xsh, XBT_NULL, DOMAIN_ROOT, &n);
-	if (!ents)
+	*ents = xs_directory(as->xsh, XBT_NULL, DOMAIN_ROOT, n);
+	if (!*ents)
 		return errno ? -errno : -EIO;
-	free(ents);
 	return 0;
+}
+
+/*
+ * Is rc, from listing /local/domain, a lost connection?  Besides the
+ * errors of xs_connection_lost(): EINVAL, which is libxenstore's answer
+ * when its reader thread found the socket closed and closed it before a
+ * reply came (read_reply() with no reply queued), and which xenstored
+ * never gives for listing a node that exists.
+ */
+static bool root_listing_lost(int rc)
+{
+	return xs_connection_lost(rc) || rc == -EINVAL;
+}
+
+char **xs_list_domain_root(struct autoscaler *as, unsigned int *n)
+{
+	char **ents;
+	int rc = list_domain_root(as, &ents, n);
+
+	if (rc && root_listing_lost(rc))
+		xenstore_lost(as, "listing " DOMAIN_ROOT, rc);
+	if (rc)
+		xenstore_failed(as, "listing " DOMAIN_ROOT, rc);
+	return ents;
 }
 
 void xs_check_connection(struct autoscaler *as)
 {
-	int rc = list_domain_root(as);
+	unsigned int n;
 
-	if (rc)
-		xenstore_failed(as, DOMAIN_ROOT, rc);
+	free(xs_list_domain_root(as, &n));
 }
 
 int xs_error(struct autoscaler *as, const char *path)
 {
 	int rc = errno ? -errno : -EIO;
+	unsigned int n;
+	char **ents;
+	int root_rc;
 
 	/* Lost only when /local/domain cannot be listed either. */
-	if (xs_connection_lost(rc) && xs_connection_lost(list_domain_root(as)))
-		xenstore_failed(as, path, rc);
+	if (!xs_connection_lost(rc))
+		return rc;
+	root_rc = list_domain_root(as, &ents, &n);
+	if (!root_rc)
+		free(ents);
+	else if (root_listing_lost(root_rc))
+		xenstore_lost(as, path, rc);
 	return rc;
 }
 

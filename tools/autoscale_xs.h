@@ -34,6 +34,12 @@ bool xs_connection_lost(int rc);
  * watchdog.
  */
 void xs_check_connection(struct autoscaler *as);
+
+/*
+ * The entries of /local/domain (*n of them; free the array), or the
+ * daemon ends (exit 3), saying "connection lost" when it is.
+ */
+char **xs_list_domain_root(struct autoscaler *as, unsigned int *n);
 int xs_error(struct autoscaler *as, const char *path);
 
 /* Read a key into buf (NUL-terminated).  0, or -errno (-ENOENT: absent). */

@@ -155,6 +155,8 @@ static int clients[CLIENT_MAX];
 static unsigned int nclients;
 /* While set, requests wait unanswered: a xenstored that hangs. */
 static volatile bool store_stalled;
+/* The store closes a connection on its next request, unanswered. */
+static volatile bool store_hangs_up;
 
 static void sleep_ms(long ms);
 
@@ -396,6 +398,10 @@ static void *serve_client(void *arg)
 
 		while (store_stalled)
 			sleep_ms(POLL_MS);
+		if (store_hangs_up) {
+			shutdown(fd, SHUT_RDWR);
+			break;
+		}
 		body[req.len] = '\0';
 		switch (req.type) {
 		case XS_READ:
@@ -767,6 +773,7 @@ static int setup(void **state)
 	unsetenv("FAKE_XL_DELAY_MS");
 	unsetenv("FAKE_XL_HANG");
 	store_stalled = false;
+	store_hangs_up = false;
 	return 0;
 }
 
@@ -2221,6 +2228,23 @@ static void lost_xenstore_connection_exits_3_with_no_domain(void **state)
 }
 
 /*
+ * xenstored closes the connection on a request it never answers: with a
+ * watch set, libxenstore then fails the request with EINVAL, not an I/O
+ * error.  Still a lost connection: exit 3, saying so.
+ */
+static void unanswered_request_is_a_lost_connection(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	pid = start_autoscaler(FAST_ARGS, "nosuch*", NULL);
+	assert_true(wait_for_text(out_path, "no domain selected yet"));
+	store_hangs_up = true;
+	assert_int_equal(wait_exit_within(pid, WAIT_MS), EXIT_XENSTORE);
+	expect_in_file(out_path, "xenstore: connection lost");
+}
+
+/*
  * A reload that excludes a domain while its xl runs (longer than the 2 s
  * an exit grants): the reload is not held up by it, the change finishes
  * (not killed), and no change follows.
@@ -2472,6 +2496,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(lost_xenstore_connection_exits_3, setup),
 		cmocka_unit_test_setup(
 			lost_xenstore_connection_exits_3_with_no_domain, setup),
+		cmocka_unit_test_setup(unanswered_request_is_a_lost_connection,
+				       setup),
 		cmocka_unit_test_setup(deleted_config_keeps_a_domain_excluded,
 				       setup),
 		cmocka_unit_test_setup(
