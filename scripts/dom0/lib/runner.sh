@@ -37,6 +37,24 @@ destroy_guests() {
 	done
 }
 
+# dump_guests: where each guest stands, for a scenario that did not
+# succeed, before its guests are destroyed: Xen's list of their vCPUs, then
+# the registers of the first 8 vCPUs Xen has up (xenctx; an offline vCPU,
+# CPU "-", has none worth reading).  A guest that stopped answering shows
+# where it stopped.
+dump_guests() {
+	local id v
+	echo "### xl vcpu-list after the failure"
+	xl vcpu-list 2>&1
+	for id in $(xl list 2>/dev/null | awk 'NR > 2 { print $2 }'); do
+		for v in $(xl vcpu-list "$id" 2>/dev/null |
+			awk 'NR > 1 && $4 != "-" && n++ < 8 { print $3 }'); do
+			echo "### xenctx domain $id vCPU $v"
+			xenctx "$id" "$v" 2>&1 | head -40
+		done
+	done
+}
+
 # scenario_timeout NAME: the scenario's time limit in seconds:
 # smpalt.timeout.NAME= (a scenario whose length scales, e.g. soak), else
 # smpalt.timeout=, else DEFAULT_SCENARIO_TIMEOUT.
@@ -95,6 +113,10 @@ run_scenario() {
 		fi
 	fi
 	read -r status reason <"$rf"
+	case $status in
+	SUCCESS | SKIP) ;;
+	*) dump_guests >>"$logf" 2>&1 ;;
+	esac
 	echo "[$(since 0)] runner: $name: $status $reason (took $(since "$start") s)" >>"$logf"
 	{
 		echo "### xenstore after scenario $name"
