@@ -342,6 +342,10 @@ export DOM0=${DOM0:-busybox}
 # --- the scenarios that do not apply to this run's guest or its type:
 # SKIP, not run.
 declare -A status=() reason=()
+# Xen's first line about a guest's end during a scenario (a triple fault,
+# a crash), by scenario: a failed scenario's reason ends with it, so that
+# the result says when the (emulated) machine ended a guest.
+declare -A xen_said=()
 to_run=()
 for s in "${scenarios[@]}"; do
 	if ! applies "$s" "$GUEST_KIND"; then
@@ -575,7 +579,7 @@ stall_allowance() {
 boot_once() {
 	local chunk line partial rc silent last_output deadline r name rest
 	: >"$SERIAL"
-	status=() reason=()
+	status=() reason=() xen_said=()
 	[ "$XEN_BUSY" != 1 ] || start_hogs
 	stage "qemu start: guest $GUEST_KIND, type $GUEST_TYPE, ${#to_run[@]} scenario(s): ${to_run[*]}$skipped_note (hard limit ${RUN_TIMEOUT}s)"
 	Tq=$(date +%s)
@@ -657,6 +661,12 @@ boot_once() {
 			status[$name]=${rest%% *}
 			reason[$name]=${rest#"${status[$name]}"}
 			reason[$name]=${reason[$name]# }
+			case ${status[$name]} in
+			FAILURE | ERROR)
+				[ -z "${xen_said[$name]:-}" ] ||
+					reason[$name]+=" [Xen during it: ${xen_said[$name]}]"
+				;;
+			esac
 			current=
 			stage "scenario $name: ${status[$name]}${reason[$name]:+ (${reason[$name]})}"
 			;;
@@ -670,6 +680,10 @@ boot_once() {
 			stage "dom0 done, powering off"
 			;;
 		*"@@"*) ;;
+		*"(XEN) d"*" Triple fault"* | *"(XEN) Domain "*" crashed on cpu"*)
+			[ -z "$current" ] || [ -n "${xen_said[$current]:-}" ] ||
+				xen_said[$current]=${line#*(XEN) }
+			;;
 		*"(XEN) Xen version"*)
 			stage "xen: ${line#*(XEN) }"
 			;;
