@@ -43,14 +43,17 @@ destroy_guests() {
 # CPU "-", has none worth reading).  A guest that stopped answering shows
 # where it stopped.  Xen's own account follows on its console (which the
 # harness logs): each vCPU's upcall_pend, upcall_mask and pause_flags
-# (debug key q) and each event channel's pending and masked bits (e), what
-# tells an event never sent from one sent and never delivered.
+# (debug key q), each event channel's pending and masked bits (e) and
+# Xen's timer queues (a: a vCPU's one-shot timer still queued, and when it
+# expires), what tells an event never sent from one sent and never
+# delivered.
 dump_guests() {
 	local id v
 	echo "### xl vcpu-list after the failure"
 	xl vcpu-list 2>&1
 	xl debug-keys q 2>&1
 	xl debug-keys e 2>&1
+	xl debug-keys a 2>&1
 	for id in $(xl list 2>/dev/null | awk 'NR > 2 { print $2 }'); do
 		for v in $(xl vcpu-list "$id" 2>/dev/null |
 			awk 'NR > 1 && $4 != "-" && n++ < 8 { print $3 }'); do
