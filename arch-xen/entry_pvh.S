@@ -73,6 +73,21 @@ pvh_upcall_entry:
 	iretq
 	.size pvh_upcall_entry, . - pvh_upcall_entry
 
+/*
+ * vcpu_block() under PVH: sti, then hlt in the sti's interrupt shadow, so
+ * that no interrupt lands between the two; Xen blocks the vCPU on the hlt
+ * unless an event is pending.  pvh_safe_halt_hlt is the hlt: trap_upcall()
+ * moves an upcall's return past it (see there).
+ */
+	.globl pvh_safe_halt, pvh_safe_halt_hlt
+	.type pvh_safe_halt, @function
+pvh_safe_halt:
+	sti
+pvh_safe_halt_hlt:
+	hlt
+	ret
+	.size pvh_safe_halt, . - pvh_safe_halt
+
 /* The exception entries, by vector, for the IDT (traps.c). */
 	.section .rodata, "a"
 	.balign 8

@@ -15,6 +15,7 @@
 #include <smpalt/ksyms.h>
 #include <smpalt/panic.h>
 #include <smpalt/printk.h>
+#include <smpalt/pvh.h>
 #include <smpalt/x86.h>
 #include <smpalt/vcpu.h>
 
@@ -205,7 +206,19 @@ void traps_set_upcall(trap_upcall_fn fn)
 
 void trap_upcall(struct trap_regs *regs)
 {
-	(void)regs;
+	/*
+	 * An upcall whose return address is pvh_safe_halt()'s hlt came after
+	 * the sti but before the hlt ran: inside the sti's interrupt shadow,
+	 * where a processor takes no interrupt.  Xen in QEMU's emulated SVM
+	 * does deliver one there, now and then (seen as vCPU 0 halted for
+	 * good while it waited for a secondary, with its timer event already
+	 * handled: the saved RIP was the hlt's).  Returning to the hlt would
+	 * halt with the awaited event gone and nothing left to end the halt;
+	 * resume after it instead, as if the event had ended the halt.  The
+	 * hlt is one byte.  PV never runs that code.
+	 */
+	if (regs->rip == (uintptr_t)pvh_safe_halt_hlt)
+		regs->rip += 1;
 	/*
 	 * Events are unmasked only after the handler is registered
 	 * (start_kernel, vcpu_secondary_main), so it is there by now.

@@ -11,6 +11,7 @@
 #include <smpalt/hypercall.h>
 #include <smpalt/atomic.h>
 #include <smpalt/errno.h>
+#include <smpalt/pvh.h>
 #include <smpalt/x86.h>
 
 struct vcpu_local vcpu_locals[VCPU_MAX];
@@ -123,12 +124,14 @@ void vcpu_block(void)
 	 * makes it return at once: no lost wakeup.  The upcall runs on the
 	 * way back, before this returns.
 	 *
-	 * PVH: sti;hlt.  An interrupt cannot arrive between the two (the
-	 * sti shadow), Xen blocks the vCPU on hlt unless an event is
-	 * pending, and the upcall runs when it wakes, before this returns.
+	 * PVH: sti;hlt (pvh_safe_halt()).  An interrupt cannot arrive
+	 * between the two (the sti shadow; trap_upcall() copes with an
+	 * emulated processor that lets one in), Xen blocks the vCPU on hlt
+	 * unless an event is pending, and the upcall runs when it wakes,
+	 * before this returns.  A call, not inline: the hlt has one address.
 	 */
 	if (hyp_pvh) {
-		__asm__ __volatile__("sti\n\thlt" ::: "memory");
+		pvh_safe_halt();
 		return;
 	}
 	hyp_sched_block();

@@ -18,4 +18,12 @@ extern unsigned long pvh_first_free_pfn;
 /* A secondary's first instruction: GDT, segments, GS base from %rsi. */
 extern char pvh_secondary_entry[];
 
+/*
+ * sti;hlt: wait for the next event with interrupts on (vcpu_block(),
+ * entry_pvh.S).  pvh_safe_halt_hlt is its hlt, for trap_upcall(): an
+ * upcall that interrupted that very instruction resumes after it.
+ */
+void pvh_safe_halt(void);
+extern char pvh_safe_halt_hlt[];
+
 #endif /* SMPALT_PVH_H */
