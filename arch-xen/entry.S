@@ -81,12 +81,7 @@ trap_common:
 hyp_event_callback:
 	popq	%rcx
 	popq	%r11
-	pushq	$0
-	pushq	$TRAP_VECTOR_UPCALL
-	SAVE_REGS
-	movq	%rsp, %rdi
-	call	trap_upcall
-	RESTORE_REGS
+	UPCALL_FRAME
 	XEN_IRET
 	.size hyp_event_callback, . - hyp_event_callback
 

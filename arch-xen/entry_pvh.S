@@ -63,30 +63,41 @@ pvh_trap_common:
 	.globl pvh_upcall_entry
 	.type pvh_upcall_entry, @function
 pvh_upcall_entry:
-	pushq	$0
-	pushq	$TRAP_VECTOR_UPCALL
-	SAVE_REGS
-	movq	%rsp, %rdi
-	call	trap_upcall
-	RESTORE_REGS
+	/*
+	 * Returning to pvh_events_block's hlt itself means the upcall came
+	 * after the sti but before the hlt ran: inside the sti's interrupt
+	 * shadow, where a processor takes no interrupt.  Xen in QEMU's
+	 * emulated SVM does deliver one there, now and then (seen as vCPU 0
+	 * halted for good while it waited for a secondary, its timer event
+	 * already handled: the saved RIP was the hlt's).  Returning to the
+	 * hlt would halt with the awaited event gone and nothing left to end
+	 * the halt; resume after it instead (one byte), as if the event had
+	 * ended it.  On a processor that honours the shadow this never
+	 * matches.
+	 */
+	cmpq	$pvh_events_block_hlt, (%rsp)
+	jne	1f
+	incq	(%rsp)
+1:
+	UPCALL_FRAME
 	addq	$16, %rsp
 	iretq
 	.size pvh_upcall_entry, . - pvh_upcall_entry
 
 /*
- * vcpu_block() under PVH: sti, then hlt in the sti's interrupt shadow, so
- * that no interrupt lands between the two; Xen blocks the vCPU on the hlt
- * unless an event is pending.  pvh_safe_halt_hlt is the hlt: trap_upcall()
- * moves an upcall's return past it (see there).
+ * vcpu_block() under PVH (guest_pvh_ops): sti, then hlt in the sti's
+ * interrupt shadow, so that no interrupt lands between the two; Xen blocks
+ * the vCPU on the hlt unless an event is pending.  pvh_upcall_entry moves
+ * a return to pvh_events_block_hlt past it (see there).
  */
-	.globl pvh_safe_halt, pvh_safe_halt_hlt
-	.type pvh_safe_halt, @function
-pvh_safe_halt:
+	.globl pvh_events_block
+	.type pvh_events_block, @function
+pvh_events_block:
 	sti
-pvh_safe_halt_hlt:
+pvh_events_block_hlt:
 	hlt
 	ret
-	.size pvh_safe_halt, . - pvh_safe_halt
+	.size pvh_events_block, . - pvh_events_block
 
 /* The exception entries, by vector, for the IDT (traps.c). */
 	.section .rodata, "a"

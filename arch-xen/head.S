@@ -18,9 +18,9 @@ _start:
 	leaq	vcpu0_stack + VCPU_STACK_SIZE(%rip), %rsp
 	/* A zero frame pointer ends every backtrace here. */
 	xorl	%ebp, %ebp
-	movq	%rsi, %rdi		/* start_kernel(start_info) */
-	call	start_kernel
-	/* start_kernel never returns; if it did, fault loudly. */
+	movq	%rsi, %rdi		/* pv_start(start_info) */
+	call	pv_start
+	/* pv_start never returns; if it did, fault loudly. */
 	ud2
 	.size _start, . - _start
 

@@ -8,6 +8,7 @@
 
 #include <smpalt/hypervisor.h>
 #include <smpalt/errno.h>
+#include <smpalt/guest_ops.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/printk.h>
 #include <smpalt/string.h>
@@ -19,7 +20,8 @@
 
 start_info_t *hyp_start_info;
 shared_info_t *hyp_shared_info;
-bool hyp_pvh;
+bool hyp_auto_translated;
+const struct guest_ops *guest_ops;
 unsigned int hyp_version_major, hyp_version_minor;
 
 /* A hypercall's -errno passes up unchanged: Xen's numbers are ours. */
@@ -71,6 +73,18 @@ HYP_SAME_ERRNO(EISCONN);
 HYP_SAME_ERRNO(ENOTCONN);
 HYP_SAME_ERRNO(ETIMEDOUT);
 HYP_SAME_ERRNO(ECONNREFUSED);
+
+void hyp_guest_init(const struct guest_ops *ops)
+{
+	guest_ops = ops;
+	hyp_auto_translated = ops->auto_translated;
+}
+
+void hyp_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t *a, uint32_t *b,
+	       uint32_t *c, uint32_t *d)
+{
+	guest_ops->cpu.cpuid(leaf, subleaf, a, b, c, d);
+}
 
 /* Xen's CPUID leaves: a signature at one of these bases, then the leaves. */
 #define HYP_CPUID_BASE_FIRST 0x40000000u

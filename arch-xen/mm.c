@@ -11,27 +11,25 @@
  * the L2 table the image lives in.
  *
  * PVH: the tables are ours (pvh_head.S built them with 2 MiB pages).  The
- * same code builds the same 4 KiB layout; only its three primitives
- * differ: a batch of entry writes is plain stores (mm_flush_updates()),
- * one entry is a store and invlpg (mm_update_va()), the local flush is a
- * CR3 reload (mm_flush_tlb_local()).  Xen checks nothing: a table frame
- * stays writable, and a 2 MiB page is replaced by a full L1 table.
+ * same code builds the same 4 KiB layout; only its primitives differ
+ * (guest_ops.h, pv.c and pvh.c): a batch of entry writes is plain stores,
+ * one entry is a store and invlpg, the local flush is a CR3 reload.  Xen
+ * checks nothing: a table frame stays writable, and a 2 MiB page is
+ * replaced by a full L1 table.
  */
 #define pr_fmt(fmt) "mm: " fmt
 
 #include <smpalt/mm.h>
 #include <smpalt/errno.h>
-#include <smpalt/hypercall.h>
+#include <smpalt/guest_ops.h>
 #include <smpalt/kernel.h>
 #include <smpalt/page_alloc.h>
 #include <smpalt/printk.h>
-#include <smpalt/pvh.h>
 #include <smpalt/x86.h>
 #include <smpalt/string.h>
 #include <smpalt/vcpu.h>
 
-/* Flags of a normal data mapping and of an upper-level table entry. */
-#define PTE_KERNEL_RO (PTE_PRESENT | PTE_ACCESSED)
+/* Flags of an upper-level table entry. */
 #define PTE_TABLE (PTE_PRESENT | PTE_RW | PTE_USER | PTE_ACCESSED | PTE_DIRTY)
 
 /*
@@ -44,9 +42,6 @@
 	(SMPALT_VIRT_BASE + ((uintptr_t)MM_ALIAS_L2_SLOT << L2_SHIFT))
 _Static_assert(HYP_PVH_LOW_PAGES == MM_MAX_PAGES,
 	       "PVH: the direct map takes over where this mapping ends");
-
-/* Invalidate one TLB entry on this vCPU only. */
-#define MM_FLUSH_LOCAL (UVMF_INVLPG | UVMF_LOCAL)
 
 /* The page shared_info gets mapped onto (its own frame is then unused). */
 static char mm_shared_info_page[PAGE_SIZE] __aligned(PAGE_SIZE)
@@ -84,34 +79,34 @@ static uint64_t *mm_walk(const void *va, int level)
 	return table;
 }
 
-uint64_t mm_lookup_pte(const void *va)
+uint64_t *mm_pte_entry(const void *va)
 {
 	uint64_t *l1 = mm_walk(va, 1);
 
-	return l1 ? l1[PT_INDEX(va, L1_SHIFT)] : 0;
+	return l1 ? &l1[PT_INDEX(va, L1_SHIFT)] : NULL;
+}
+
+uint64_t mm_lookup_pte(const void *va)
+{
+	uint64_t *e = mm_pte_entry(va);
+
+	return e ? *e : 0;
+}
+
+/* Whether va is mapped, by a 4 KiB page or a 2 MiB one. */
+static bool mm_mapped(const void *va)
+{
+	uint64_t *l2 = mm_walk(va, 2);
+	uint64_t l2e = l2 ? l2[PT_INDEX(va, L2_SHIFT)] : 0;
+
+	if ((l2e & PTE_PRESENT) && (l2e & PTE_PSE))
+		return true;
+	return mm_lookup_pte(va) & PTE_PRESENT;
 }
 
 static int mm_update_va(const void *va, uint64_t pte)
 {
-	long rc;
-
-	if (hyp_pvh) {
-		uint64_t *l1 = mm_walk(va, 1);
-
-		if (!l1) {
-			pr_err("no L1 table for %p\n", va);
-			return -EFAULT;
-		}
-		l1[PT_INDEX(va, L1_SHIFT)] = pte;
-		pvh_invlpg(va);
-		return 0;
-	}
-	rc = hyp_update_va_mapping((unsigned long)va, pte, MM_FLUSH_LOCAL);
-
-	if (rc)
-		pr_err("update_va_mapping %p -> %#llx failed: %ld\n", va,
-		       (unsigned long long)pte, rc);
-	return (int)rc;
+	return guest_ops->mm.set_pte(va, pte);
 }
 
 int mm_map_page(void *va, bool present)
@@ -125,40 +120,16 @@ int mm_map_page(void *va, bool present)
 /* Drop this vCPU's TLB entries (no other vCPU's). */
 static int mm_flush_tlb_local(void)
 {
-	struct mmuext_op op = {.cmd = MMUEXT_TLB_FLUSH_LOCAL};
-
-	if (hyp_pvh) {
-		pvh_flush_tlb_local();
-		return 0;
-	}
-	return (int)hyp_mmuext_op(&op, 1, NULL, DOMID_SELF);
+	return guest_ops->mm.flush_tlb_local();
 }
 
 int mm_map_shared_info(void)
 {
-	uint64_t pte = hyp_start_info->shared_info | PTE_KERNEL_RW;
-	long rc;
-
-	if (hyp_pvh) {
-		/* Xen puts shared_info in place of our page's frame. */
-		struct xen_add_to_physmap map = {
-			.domid = DOMID_SELF,
-			.space = XENMAPSPACE_shared_info,
-			.idx = 0,
-			.gpfn = hyp_virt_to_pfn(mm_shared_info_page),
-		};
-
-		rc = hyp_memory_op(XENMEM_add_to_physmap, &map);
-		if (rc)
-			return (int)rc;
-		hyp_shared_info = (shared_info_t *)mm_shared_info_page;
-		return 0;
-	}
 	/* No printk yet: the console comes after; report by return value. */
-	rc = hyp_update_va_mapping((unsigned long)mm_shared_info_page, pte,
-				   MM_FLUSH_LOCAL);
+	int rc = guest_ops->mm.map_shared_info(mm_shared_info_page);
+
 	if (rc)
-		return (int)rc;
+		return rc;
 	hyp_shared_info = (shared_info_t *)mm_shared_info_page;
 	return 0;
 }
@@ -167,27 +138,15 @@ int mm_map_shared_info(void)
 static int mm_flush_updates(mmu_update_t *req, unsigned int n, const char *what)
 {
 	unsigned int done = 0;
-	long rc;
+	int rc;
 
 	if (!n)
 		return 0;
-	if (hyp_pvh) {
-		/* Our own tables: each request is a store to the entry. */
-		for (done = 0; done < n; done++) {
-			uint64_t ptr = req[done].ptr;
-			char *page = hyp_mfn_to_virt(ptr >> PAGE_SHIFT);
-
-			*(volatile uint64_t *)(page + (ptr & (PAGE_SIZE - 1) &
-						       ~(uint64_t)7)) =
-				req[done].val;
-		}
-		return 0;
-	}
-	rc = hyp_mmu_update(req, n, &done, DOMID_SELF);
+	rc = guest_ops->mm.apply_updates(req, n, &done);
 	if (rc)
-		pr_err("mmu_update (%s) failed after %u of %u: %ld\n", what,
+		pr_err("mmu_update (%s) failed after %u of %u: %d\n", what,
 		       done, n, rc);
-	return (int)rc;
+	return rc;
 }
 
 /*
@@ -204,7 +163,7 @@ static uint64_t *mm_take_table_frame(unsigned long *next_table)
 	uint64_t *table = hyp_pfn_to_virt(*next_table);
 
 	/* PVH: free frames are under the boot tables' 2 MiB pages. */
-	if (!hyp_pvh && !(mm_lookup_pte(table) & PTE_PRESENT)) {
+	if (!mm_mapped(table)) {
 		pr_err("no mapped frame left for an L1 table at pfn %lu\n",
 		       *next_table);
 		return NULL;
@@ -215,19 +174,14 @@ static uint64_t *mm_take_table_frame(unsigned long *next_table)
 }
 
 /*
- * Make a filled table frame read-only, then point *entry at it: Xen
- * validates the table when it is hooked in, and refuses it while any
- * writable mapping of it exists.
+ * Prepare a filled table frame (PV: make it read-only), then point *entry
+ * at it: Xen validates a PV guest's table when it is hooked in, and
+ * refuses it while any writable mapping of it exists.
  */
 static int mm_hook_table(uint64_t *entry, uint64_t *table)
 {
-	int rc = 0;
+	int rc = guest_ops->mm.prepare_table(table);
 
-	/* PVH: no validation, and the patcher writes the alias's L1. */
-	if (!hyp_pvh)
-		rc = mm_update_va(table,
-				  (mm_machine_addr(table) & PTE_ADDR_MASK) |
-					  PTE_KERNEL_RO);
 	if (rc)
 		return rc;
 	mm_batch[0].ptr = mm_machine_addr(entry) | MMU_NORMAL_PT_UPDATE;
@@ -294,15 +248,8 @@ static unsigned long mm_map_memory(unsigned long nr_pages,
 		if (mm_map_chunk(l2, chunk, end, next_table))
 			return chunk;
 	}
-	if (hyp_pvh) {
-		/* The boot tables' 2 MiB pages past memory go, as on PV. */
-		for (; chunk / PT_ENTRIES < MM_ALIAS_L2_SLOT;
-		     chunk += PT_ENTRIES)
-			if (l2[chunk / PT_ENTRIES] & PTE_PSE)
-				l2[chunk / PT_ENTRIES] = 0;
-		/* 2 MiB pages replaced under us: drop them from the TLB. */
-		mm_flush_tlb_local();
-	}
+	/* Nothing past memory stays mapped, whatever the kind's boot tables. */
+	guest_ops->mm.trim_boot_map(l2, chunk / PT_ENTRIES, MM_ALIAS_L2_SLOT);
 	return nr_pages;
 }
 
@@ -355,10 +302,7 @@ int mm_init(void)
 {
 	const start_info_t *si = hyp_start_info;
 	unsigned long nr_pages = si->nr_pages;
-	unsigned long next_free =
-		hyp_pvh ? pvh_first_free_pfn
-			: hyp_virt_to_pfn((void *)si->pt_base) +
-				  si->nr_pt_frames;
+	unsigned long next_free = guest_ops->mm.first_free_pfn();
 	unsigned long mapped;
 	int rc;
 

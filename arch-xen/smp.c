@@ -7,31 +7,29 @@
  * down.  A vCPU that calls VCPUOP_down resumes right after that call when
  * VCPUOP_up brings it back, so the offline path loops into the online one.
  *
- * PVH: VCPUOP_initialise takes a vcpu_hvm_context instead (long mode with
- * vCPU 0's control registers and page tables, entered at
- * pvh_secondary_entry, which loads the GDT and GS base); VCPUOP_up,
- * VCPUOP_down on itself and VCPUOP_is_up are the same calls.
+ * The register state VCPUOP_initialise takes is the kind's
+ * (guest_ops.h): PV, a vcpu_guest_context (pv.c); PVH, a
+ * vcpu_hvm_context in long mode with vCPU 0's control registers and page
+ * tables, entered at pvh_secondary_entry (pvh.c).  VCPUOP_up, VCPUOP_down
+ * on itself and VCPUOP_is_up are the same calls for both.
  */
 #define pr_fmt(fmt) "vcpu: " fmt
 
 #include <smpalt/barrier.h>
 #include <smpalt/cmdline.h>
 #include <smpalt/errno.h>
+#include <smpalt/guest_ops.h>
 #include <smpalt/hypercall.h>
 #include <smpalt/kernel.h>
 #include <smpalt/mm.h>
 #include <smpalt/page_alloc.h>
 #include <smpalt/panic.h>
 #include <smpalt/printk.h>
-#include <smpalt/pvh.h>
-#include <smpalt/x86.h>
 #include <smpalt/spinlock.h>
 #include <smpalt/string.h>
 #include <smpalt/time.h>
 #include <smpalt/traps.h>
 #include <smpalt/vcpu.h>
-
-#include <xen/hvm/hvm_vcpu.h>
 
 /*
  * How long vCPU 0 waits for a secondary it started to report that it runs
@@ -49,11 +47,6 @@
 #define SMP_STACK_PAGES (VCPU_STACK_SIZE / PAGE_SIZE + 1)
 /* Poll period while waiting. */
 #define SMP_POLL_NS (1 * NSEC_PER_MSEC)
-/* rflags of a new vCPU: only the always-one bit (IF clear). */
-#define SMP_INITIAL_RFLAGS 0x2
-
-extern char vcpu_secondary_entry[];
-extern char hyp_event_callback[], hyp_failsafe_callback[];
 
 /*
  * Registered at init by the layers above: the event channels' part of a
@@ -83,10 +76,6 @@ static bool smp_idle_pending(void)
 {
 	return smp_idle_work.pending && smp_idle_work.pending();
 }
-
-/* Used by vCPU 0 only, one bring-up at a time. */
-static struct vcpu_guest_context smp_ctxt;
-static struct vcpu_hvm_context smp_hvm_ctxt;
 
 /*
  * Test only (smpalt.test.late_alive_ms, cmdline.h): a secondary spins this
@@ -147,52 +136,6 @@ static void smp_init_failed(struct vcpu_local *v, const char *what, long rc)
 	       (unsigned long long)(wait / NSEC_PER_SEC));
 }
 
-/* The PV register state of a new vCPU (VCPUOP_initialise). */
-static void *smp_pv_context(const struct vcpu_local *v)
-{
-	memset(&smp_ctxt, 0, sizeof(smp_ctxt));
-	smp_ctxt.flags = VGCF_in_kernel;
-	smp_ctxt.user_regs.cs = FLAT_KERNEL_CS;
-	smp_ctxt.user_regs.ss = FLAT_KERNEL_SS;
-	smp_ctxt.user_regs.ds = FLAT_KERNEL_DS;
-	smp_ctxt.user_regs.es = FLAT_KERNEL_DS;
-	smp_ctxt.user_regs.rip = (unsigned long)vcpu_secondary_entry;
-	smp_ctxt.user_regs.rsp = v->stack_hi;
-	smp_ctxt.user_regs.rdi = v->id;
-	smp_ctxt.user_regs.rflags = SMP_INITIAL_RFLAGS;
-	smp_ctxt.kernel_ss = FLAT_KERNEL_SS;
-	smp_ctxt.kernel_sp = v->stack_hi;
-	smp_ctxt.event_callback_eip = (unsigned long)hyp_event_callback;
-	smp_ctxt.failsafe_callback_eip = (unsigned long)hyp_failsafe_callback;
-	smp_ctxt.gs_base_kernel = (unsigned long)v;
-	smp_ctxt.ctrlreg[3] = xen_pfn_to_cr3(
-		hyp_virt_to_mfn((void *)hyp_start_info->pt_base));
-	return &smp_ctxt;
-}
-
-/*
- * PVH: long mode at once, with this vCPU's own control registers (same
- * page tables, paging, WP, NX), interrupts off; %rsi carries the GS base
- * for pvh_secondary_entry.
- */
-static void *smp_pvh_context(const struct vcpu_local *v)
-{
-	struct vcpu_hvm_x86_64 *r = &smp_hvm_ctxt.cpu_regs.x86_64;
-
-	memset(&smp_hvm_ctxt, 0, sizeof(smp_hvm_ctxt));
-	smp_hvm_ctxt.mode = VCPU_HVM_MODE_64B;
-	r->rip = (unsigned long)pvh_secondary_entry;
-	r->rsp = v->stack_hi;
-	r->rdi = v->id;
-	r->rsi = (unsigned long)v;
-	r->rflags = SMP_INITIAL_RFLAGS;
-	r->cr0 = pvh_read_cr0();
-	r->cr3 = hyp_virt_to_mfn((void *)hyp_start_info->pt_base) << PAGE_SHIFT;
-	r->cr4 = pvh_read_cr4();
-	r->efer = pvh_rdmsr(X86_MSR_EFER);
-	return &smp_hvm_ctxt;
-}
-
 static int smp_initialise(unsigned int id)
 {
 	struct vcpu_local *v = &vcpu_locals[id];
@@ -217,7 +160,7 @@ static int smp_initialise(unsigned int id)
 	vcpu_info_of(id)->evtchn_upcall_mask = 1;
 
 	rc = hyp_vcpu_op(VCPUOP_initialise, id,
-			 hyp_pvh ? smp_pvh_context(v) : smp_pv_context(v));
+			 guest_ops->cpu.initial_context(v));
 	if (rc && rc != -EEXIST) {
 		smp_init_failed(v, "VCPUOP_initialise", rc);
 		smp_free_stack(id, guard);

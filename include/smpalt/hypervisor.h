@@ -4,9 +4,10 @@
  * shared_info page, and the machine <-> guest frame translations of a PV
  * guest.  Includes the Xen public headers every part of the guest needs.
  *
- * The same image boots as a PVH guest (pvh.c): then hyp_pvh is true, the
- * boot facts are presented in start_info's shape (so that the layers above
- * read one structure), and machine frames are guest-physical frames.
+ * The same image boots as a PVH guest (pvh.c): then the boot facts are
+ * presented in start_info's shape (so that the layers above read one
+ * structure), and machine frames are guest-physical frames.  What else
+ * differs between the kinds is in guest_ops.h, chosen at the entry.
  */
 #ifndef SMPALT_HYPERVISOR_H
 #define SMPALT_HYPERVISOR_H
@@ -29,8 +30,23 @@ extern start_info_t *hyp_start_info;
 /* Mapped by mm_map_shared_info(); NULL before. */
 extern shared_info_t *hyp_shared_info;
 
-/* Booted through the PVH entry (pvh.c); false for a PV guest. */
-extern bool hyp_pvh;
+/*
+ * Xen translates guest frames (a PVH guest): pfn == mfn, no P2M or M2P.
+ * Set by hyp_guest_init() from the kind's table.  The frame translations
+ * below test it inline, as Linux's pfn_to_mfn() tests
+ * XENFEAT_auto_translated_physmap: each is one or two instructions,
+ * inlined into loops over every frame (mm.c), where an indirect call
+ * through guest_ops would cost more than the translation itself.
+ */
+extern bool hyp_auto_translated;
+
+struct guest_ops;
+/*
+ * First thing at either entry (pv_start(), pvh_start()), before any other
+ * code of the kernel runs, vCPU 0 only: the kind's primitives become
+ * guest_ops (guest_ops.h) and hyp_auto_translated is set.
+ */
+void hyp_guest_init(const struct guest_ops *ops);
 
 /*
  * PVH: guest-physical memory from 1 GiB to 4 GiB (where the toolstack puts
@@ -42,23 +58,11 @@ extern bool hyp_pvh;
 #define HYP_PVH_DIRECTMAP_GIB 4
 
 /*
- * CPUID as Xen lets a PV guest see it, its own leaves included: the
- * forced-emulation prefix (ud2; "xen") makes Xen emulate the cpuid with
- * the guest's policy (a plain cpuid may reach the hardware).
+ * CPUID as Xen lets this guest see it, its own leaves included (PV: with
+ * the forced-emulation prefix; PVH: plain, every cpuid exits to Xen).
  */
-static inline void hyp_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t *a,
-			     uint32_t *b, uint32_t *c, uint32_t *d)
-{
-	/* PVH: every cpuid exits to Xen; the prefix would be #UD. */
-	if (hyp_pvh)
-		__asm__ __volatile__("cpuid"
-				     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
-				     : "0"(leaf), "2"(subleaf));
-	else
-		__asm__ __volatile__("ud2a; .ascii \"xen\"; cpuid"
-				     : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
-				     : "0"(leaf), "2"(subleaf));
-}
+void hyp_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t *a, uint32_t *b,
+	       uint32_t *c, uint32_t *d);
 
 /*
  * The base of Xen's CPUID leaves ("XenVMMXenVMM") if it has at least
@@ -69,14 +73,14 @@ uint32_t hyp_cpuid_base(uint32_t last_leaf);
 /* Guest frames (pfn) are 0-based from the load address. */
 static inline unsigned long hyp_pfn_to_mfn(unsigned long pfn)
 {
-	if (hyp_pvh)
+	if (hyp_auto_translated)
 		return pfn;
 	return ((const unsigned long *)hyp_start_info->mfn_list)[pfn];
 }
 
 static inline unsigned long hyp_mfn_to_pfn(unsigned long mfn)
 {
-	if (hyp_pvh)
+	if (hyp_auto_translated)
 		return mfn;
 	return machine_to_phys_mapping[mfn];
 }
@@ -98,7 +102,7 @@ static inline unsigned long hyp_virt_to_mfn(const void *va)
 
 static inline void *hyp_mfn_to_virt(unsigned long mfn)
 {
-	if (hyp_pvh && mfn >= HYP_PVH_LOW_PAGES)
+	if (hyp_auto_translated && mfn >= HYP_PVH_LOW_PAGES)
 		return (void *)(HYP_PVH_DIRECTMAP + (mfn << PAGE_SHIFT));
 	return hyp_pfn_to_virt(hyp_mfn_to_pfn(mfn));
 }

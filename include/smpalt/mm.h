@@ -37,6 +37,9 @@ int mm_map_page(void *va, bool present);
 /* The PTE mapping va (0 if unmapped). */
 uint64_t mm_lookup_pte(const void *va);
 
+/* The L1 entry that maps va, or NULL if no L1 table covers it. */
+uint64_t *mm_pte_entry(const void *va);
+
 /*
  * The text, read-only, is written only through a writable alias of all of
  * it in a 2 MiB window of its own (one L1 table, above mapped memory).

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pvh.h - what the PVH boot path (pvh_head.S, pvh.c) hands the rest of
- * arch-xen: the boot page tables, the first free frame, the entry of a
- * secondary vCPU.
+ * pvh.h - what the PVH entry code (pvh_head.S, entry_pvh.S) hands pvh.c:
+ * the boot page tables, the entry of a secondary vCPU, the IDT's entries.
  */
 #ifndef SMPALT_PVH_H
 #define SMPALT_PVH_H
@@ -12,18 +11,14 @@
 /* The boot page tables' top level (pvh_head.S), shared by every vCPU. */
 extern uint64_t pvh_l4[];
 
-/* The first guest frame free for mm_init() (pvh.c). */
-extern unsigned long pvh_first_free_pfn;
-
 /* A secondary's first instruction: GDT, segments, GS base from %rsi. */
 extern char pvh_secondary_entry[];
 
-/*
- * sti;hlt: wait for the next event with interrupts on (vcpu_block(),
- * entry_pvh.S).  pvh_safe_halt_hlt is its hlt, for trap_upcall(): an
- * upcall that interrupted that very instruction resumes after it.
- */
-void pvh_safe_halt(void);
-extern char pvh_safe_halt_hlt[];
+/* sti;hlt, the PVH vcpu_block() (entry_pvh.S, guest_pvh_ops). */
+void pvh_events_block(void);
+
+/* The exception entries by vector (TRAP_PVH_EXCEPTIONS), the upcall's. */
+extern const uint64_t pvh_trap_entries[];
+extern char pvh_upcall_entry[];
 
 #endif /* SMPALT_PVH_H */

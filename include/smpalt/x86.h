@@ -29,6 +29,26 @@
 #define X86_MSR_GS_BASE 0xc0000101
 #define X86_RFLAGS_IF (1 << 9)
 
+/* Exception vectors. */
+#define X86_EXC_DE 0 /* divide error */
+#define X86_EXC_DB 1 /* debug */
+#define X86_EXC_NMI 2
+#define X86_EXC_BP 3  /* breakpoint (int3) */
+#define X86_EXC_OF 4  /* overflow (into) */
+#define X86_EXC_BR 5  /* bound range */
+#define X86_EXC_UD 6  /* invalid opcode */
+#define X86_EXC_NM 7  /* device not available */
+#define X86_EXC_DF 8  /* double fault */
+#define X86_EXC_TS 10 /* invalid TSS */
+#define X86_EXC_NP 11 /* segment not present */
+#define X86_EXC_SS 12 /* stack segment */
+#define X86_EXC_GP 13 /* general protection */
+#define X86_EXC_PF 14 /* page fault */
+#define X86_EXC_MF 16 /* x87 error */
+#define X86_EXC_AC 17 /* alignment check */
+#define X86_EXC_MC 18 /* machine check */
+#define X86_EXC_XM 19 /* SIMD error */
+
 #ifndef __ASSEMBLY__
 
 #include <stdint.h>
@@ -44,6 +64,10 @@
 #define PTE_ADDR_MASK 0x000ffffffffff000ULL
 /* A kernel data page: present, writable, already accessed and dirty. */
 #define PTE_KERNEL_RW (PTE_PRESENT | PTE_RW | PTE_ACCESSED | PTE_DIRTY)
+/* The same, read-only (a PV guest's page-table frames). */
+#define PTE_KERNEL_RO (PTE_PRESENT | PTE_ACCESSED)
+/* rflags of a new vCPU: only the always-one bit (IF clear). */
+#define X86_RFLAGS_INITIAL 0x2
 
 #define PT_ENTRIES 512
 #define PT_LEVEL_BITS 9
@@ -52,6 +76,15 @@
 #define L3_SHIFT (L2_SHIFT + PT_LEVEL_BITS)
 #define L4_SHIFT (L3_SHIFT + PT_LEVEL_BITS)
 #define PT_INDEX(va, shift) (((uintptr_t)(va) >> (shift)) & (PT_ENTRIES - 1))
+
+/*
+ * cpuid after `prefix` (assembler text; "" for none: a PV guest puts
+ * Xen's forced-emulation prefix there).
+ */
+#define X86_CPUID(prefix, leaf, subleaf, a, b, c, d)                          \
+	__asm__ __volatile__(prefix "cpuid"                                   \
+			     : "=a"(*(a)), "=b"(*(b)), "=c"(*(c)), "=d"(*(d)) \
+			     : "0"(leaf), "2"(subleaf))
 
 static inline uint64_t pvh_read_cr0(void)
 {

@@ -30,6 +30,7 @@ header_only=(
 	lib:atomic lib:barrier lib:kernel lib:page lib:refcount lib:spinlock
 	lib:alternative lib:alt_records
 	arch-xen:hypercall arch-xen:layout arch-xen:x86 arch-xen:entry_regs
+	arch-xen:guest_ops
 )
 for e in "${header_only[@]}"; do
 	layer_of[${e#*:}]=${e%%:*}
