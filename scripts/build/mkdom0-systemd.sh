@@ -144,13 +144,7 @@ if [ "$(cat "$ROOT_STAMP" 2>/dev/null)" != "$want_stamp" ]; then
 	t0=$(date +%s)
 	log "debootstrap $SUITE (minbase + ${#INCLUDE[*]} packages) from $mirror into $ROOT:" \
 		"about 100 MB to download, 1-3 minutes (log: $SD_CACHE/debootstrap.log)"
-	if ! debootstrap --variant=minbase --include="$(
-		IFS=,
-		echo "${INCLUDE[*]}"
-	)" "$SUITE" "$ROOT" "$mirror" >"$SD_CACHE/debootstrap.log" 2>&1; then
-		tail -20 "$SD_CACHE/debootstrap.log" >&2
-		die "debootstrap failed (whole log: $SD_CACHE/debootstrap.log)"
-	fi
+	debootstrap_minbase "$ROOT" "$SUITE" "$mirror" "$SD_CACHE/debootstrap.log" "${INCLUDE[@]}"
 	log "debootstrap done in $(($(date +%s) - t0)) s, $(du -sh "$ROOT" | cut -f1)"
 
 	# The Xen tools must be the hypervisor's build (the domctl interface

@@ -81,3 +81,19 @@ suite_mirror() {
 	[ -n "$m" ] || m=$(apt_mirror "")
 	echo "$m"
 }
+
+# debootstrap_minbase ROOT SUITE MIRROR LOG PACKAGE...: `debootstrap
+# --variant=minbase` of SUITE from MIRROR into ROOT with the PACKAGEs
+# added, its output in LOG; on failure the log's last lines, then die.
+debootstrap_minbase() {
+	local root=$1 suite=$2 mirror=$3 log=$4 include
+	shift 4
+	include=$(
+		IFS=,
+		echo "$*"
+	)
+	debootstrap --variant=minbase --include="$include" "$suite" "$root" "$mirror" \
+		>"$log" 2>&1 && return 0
+	tail -20 "$log" >&2
+	die "debootstrap failed (whole log: $log)"
+}
