@@ -78,13 +78,20 @@ linux_boot() {
 }
 
 # linux_boot_up TIMEOUT STEP_TIMEOUT [xl key=value ...]: linux_boot with
-# vcpus=1 (the config's), then the kernel's first publication must read
-# version 1, online 1, mode up, switches 0, refused 0, and Xen agree
-# (check_xen_view "after boot"). Sets MODE, SWITCHES, LAST_NS.
+# vcpus=1 (the config's), then linux_up_at_boot STEP_TIMEOUT.
 linux_boot_up() {
 	local boot_timeout=$1 step_timeout=$2
 	shift 2
 	linux_boot "$boot_timeout" "$@"
+	linux_up_at_boot "$step_timeout"
+}
+
+# linux_up_at_boot STEP_TIMEOUT: the patched kernel's first publication
+# after a boot with one vCPU must read version 1, online 1, mode up,
+# switches 0, refused 0, and Xen agree (check_xen_view "after boot"),
+# each within STEP_TIMEOUT. Sets MODE, SWITCHES, LAST_NS.
+linux_up_at_boot() {
+	local step_timeout=$1
 	wait_online 1 "$step_timeout" ||
 		fail "after boot: data/smpalt/online is '$ONLINE', expected 1"
 	read_switch_state 0 "" "$step_timeout" ||
