@@ -48,6 +48,13 @@ LINUX_DEB_KVER = $(if $(filter command line environment,$(origin KVER)),$(KVER),
 linux-deb:
 	@KVER=$(LINUX_DEB_KVER) CONFIG=deb bash $(TOP)/scripts/build/build-linux.sh
 
+# make debian-domu [KVER=6.12]: the Debian 13 guest's disk image with the
+#                packages installed (scripts/build/mk-debian-domu.sh), into
+#                cache/debian-domu/; make test-xen GUEST=debian boots it
+.PHONY: debian-domu
+debian-domu: linux-deb
+	@bash $(TOP)/scripts/build/mk-debian-domu.sh -k $(LINUX_DEB_KVER)
+
 test-linux-deb: linux-deb
 	@KVER=$(LINUX_DEB_KVER) bash $(TOP)/tests/install/check-linux-deb.sh
 

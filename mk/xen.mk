@@ -6,10 +6,15 @@
 #   make test-xen BUSY=1        the same beside one CPU hog per host core
 #   make test-xen GUEST=linux   the same against the patched Linux 6.1 guest
 #                               (make linux builds it; the scenarios whose
-#                               "# guests:" line lacks linux report SKIP)
+#                               "# guests:" line lacks linux are left out,
+#                               named on one line)
+#   make test-xen GUEST=debian XEN=4.20  the same against the Debian 13
+#                               guest (make debian-domu builds its disk
+#                               and the kernel package), likewise
 #   make test-xen [GUEST=linux] TYPE=pvh   the same with PVH guests
 #                               (scripts/run/xen-run.sh -T; the scenarios
-#                               whose "# types:" line lacks pvh report SKIP)
+#                               whose "# types:" line lacks pvh are left
+#                               out, named)
 #   make test-xen N=200 SEED=7  soak scenario's calls and seed (default 50)
 #   make soak [N=1000] [SEED=]  tests/xen/soak.sh alone: N random vcpu-set
 #                               under load, Xen's view checked at each
@@ -71,6 +76,7 @@ ifeq ($(filter pv pvh,$(TYPE)),)
 $(error TYPE=$(TYPE): pv (the default) or pvh)
 endif
 XEN_GUEST_DEPS_linux := linux
+XEN_GUEST_DEPS_debian := debian-domu
 SEED ?=
 SOAK_N_DEFAULT := 1000
 XEN_RUN := bash $(TOP)/scripts/run/xen-run.sh

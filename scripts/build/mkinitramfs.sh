@@ -28,6 +28,10 @@
 # (make linux) and DIR/initrd.gz (scripts/build/mk-linux-smpalt-domu.sh), and
 # DIR/config if there, to /opt/smpalt/linux-smpalt/ for tests/linux/;
 # without it those scenarios fail.
+# DEBIAN_DOMU_DIR=DIR carries the Debian guest's pvgrub2 images,
+# DIR/grub-x86_64-xen.bin and DIR/grub-i386-xen_pvh.bin
+# (scripts/build/mk-debian-domu.sh), to /opt/smpalt/debian/ (its disk is
+# QEMU's, not the image's).
 # LINUX_SMPALT_VERSIONS="KVER=DIR ..." carries more patched guests, one per
 # Linux version, each DIR's files as above to /opt/smpalt/linux-smpalt-KVER/,
 # for the benchmark that measures every version in one boot
@@ -76,7 +80,7 @@ XENSTORE_CLIENTS=(xenstore xenstore-read xenstore-write xenstore-ls
 # that serve a guest's network and disk (xen-netback, and xen-blkback with
 # the loop driver under it: scripts/dom0/xen-scripts/).
 XEN_MODULES=(xen-evtchn xen-privcmd xenfs xen-gntdev xen-gntalloc
-	xen-netback xen-blkback loop)
+	xen-netback xen-blkback loop virtio_blk)
 # Loaded by glibc at run time (pthread_cancel), so not in any NEEDED list.
 DLOPENED_LIBS=(libgcc_s.so.1)
 
@@ -235,6 +239,15 @@ for v in ${LINUX_SMPALT_VERSIONS:-}; do
 		die "LINUX_SMPALT_VERSIONS: '$v' is not KVER=DIR or KVER-CONFIG=DIR"
 	install_linux_smpalt "${v#*=}" "/opt/smpalt/linux-smpalt-${v%%=*}"
 done
+
+DEBIAN_DOMU_DIR=${DEBIAN_DOMU_DIR:-}
+if [ -n "$DEBIAN_DOMU_DIR" ]; then
+	for f in grub-x86_64-xen.bin grub-i386-xen_pvh.bin; do
+		[ -f "$DEBIAN_DOMU_DIR/$f" ] ||
+			die "$DEBIAN_DOMU_DIR/$f missing (scripts/build/mk-debian-domu.sh)"
+		install -D -m 0644 "$DEBIAN_DOMU_DIR/$f" "$stage/opt/smpalt/debian/$f"
+	done
+fi
 
 # --- smpalt installed as on a real host (mk/install.mk), with the
 # libraries the autoscaler links (libxenstore.so.4: the Debian library

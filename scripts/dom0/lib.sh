@@ -20,6 +20,7 @@
 #   guest-smpalt  the smpalt guest and its driver: workload, console_alarm
 #   guest-linux   Linux guests (tests/linux/): linux_boot, linux_alarm...
 #                 and the patched guest's driver
+#   guest-debian  the Debian 13 guest's driver (its steps are guest-linux's)
 #   driver        the scenarios' guest-neutral calls (guest_start_up,
 #                 guest_clean...), each handed to GUEST_KIND's driver
 #   stamps        xenstore event stamps for the benchmarks
@@ -35,6 +36,7 @@ SMPALT_DIR=${SMPALT_DIR:-/opt/smpalt}
 . "$SMPALT_DIR/lib/checks.sh"
 . "$SMPALT_DIR/lib/guest-smpalt.sh"
 . "$SMPALT_DIR/lib/guest-linux.sh"
+. "$SMPALT_DIR/lib/guest-debian.sh"
 . "$SMPALT_DIR/lib/driver.sh"
 . "$SMPALT_DIR/lib/stamps.sh"
 . "$SMPALT_DIR/lib/demo.sh"

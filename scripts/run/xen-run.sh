@@ -133,7 +133,7 @@ TESTS_SEP=:
 
 # The guest kinds a scenario can run against: each has a driver in the dom0
 # library (scripts/dom0/lib/driver.sh).
-GUEST_KINDS="smpalt linux"
+GUEST_KINDS="smpalt linux debian"
 # The guest types: every guest a scenario creates is of the run's type
 # (scripts/dom0/lib/guest.sh, domain_create).
 GUEST_TYPES="pv pvh"
@@ -214,6 +214,21 @@ applies_type() {
 	return 1
 }
 
+# leave_out TEST VALUE LISTER WHAT OPTION: drop from scenarios[] each
+# scenario S for which "TEST S VALUE" fails, and name them on one line,
+# "left out, they are for other WHAT (OPTION=...)", with what "LISTER S"
+# gives for the last of them.
+leave_out() {
+	local i left='' need=''
+	for i in "${!scenarios[@]}"; do
+		"$1" "${scenarios[$i]}" "$2" && continue
+		left="$left ${scenarios[$i]}" need=$("$3" "${scenarios[$i]}")
+		unset "scenarios[$i]"
+	done
+	[ -z "$left" ] ||
+		echo "xen-run: left out, they are for other $4 ($5=${need// / or $5=}):$left"
+}
+
 if [ ${#scenarios[@]} -eq 0 ]; then
 	for s in "$TOP/tests/$SUITE"/*.sh; do
 		[ -f "$s" ] && scenarios+=("$(basename "$s" .sh)")
@@ -221,6 +236,13 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 	if [ "$SUITE" = linux ]; then
 		for s in "$TOP"/tests/xen/*.sh; do
 			applies "$(basename "$s" .sh)" linux && scenarios+=("$(basename "$s" .sh)")
+		done
+	else
+		# A scenario of tests/linux/ whose "# guests:" line names this
+		# run's guest kind (the Debian guest's kernel is Linux too).
+		for s in "$TOP"/tests/linux/*.sh; do
+			grep -qE "^# guests:.* $GUEST_KIND( |\$)" "$s" &&
+				scenarios+=("$(basename "$s" .sh)")
 		done
 	fi
 	for i in "${!scenarios[@]}"; do
@@ -240,16 +262,11 @@ if [ ${#scenarios[@]} -eq 0 ]; then
 	done
 	[ -z "$left" ] ||
 		echo "xen-run: left out, they need another configuration of the Linux guest (make test-linux CONFIG=${need// / or CONFIG=}):$left"
-	# Likewise the scenarios for other guest types only ("# types:"),
-	# named: they run with TYPE= one of theirs.
-	left='' need=''
-	for i in "${!scenarios[@]}"; do
-		applies_type "${scenarios[$i]}" "$GUEST_TYPE" && continue
-		left="$left ${scenarios[$i]}" need=$(scenario_types "${scenarios[$i]}")
-		unset "scenarios[$i]"
-	done
-	[ -z "$left" ] ||
-		echo "xen-run: left out, they are for other guest types (TYPE=${need// / or TYPE=}):$left"
+	# Likewise the scenarios for other guest kinds only ("# guests:") and
+	# for other guest types only ("# types:"), named: they run with GUEST=
+	# or TYPE= one of theirs.
+	leave_out applies "$GUEST_KIND" scenario_guests "guest kinds" GUEST
+	leave_out applies_type "$GUEST_TYPE" scenario_types "guest types" TYPE
 	scenarios=("${scenarios[@]}")
 fi
 [ ${#scenarios[@]} -gt 0 ] || die "no scenarios (tests/$SUITE/ is empty)"
@@ -375,7 +392,13 @@ image_note=
 case $XEN_BUSY in 0 | 1) ;; *) die "XEN_BUSY='$XEN_BUSY': 0 or 1" ;; esac
 limit_factor=1
 [ "$XEN_BUSY" != 1 ] || limit_factor=$BUSY_LIMIT_FACTOR
-scenario_default_limit=$((XEN_SCENARIO_TIMEOUT * limit_factor))
+# A guest kind whose boot takes minutes, not seconds, has that much added
+# to every scenario's limit (each boots its guest at least once): the
+# Debian guest's boot_timeout (pvgrub2, its initramfs, systemd under TCG;
+# scripts/dom0/lib/guest-debian.sh).
+kind_boot_allowance=0
+[ "$GUEST_KIND" != debian ] || kind_boot_allowance=400
+scenario_default_limit=$(((XEN_SCENARIO_TIMEOUT + kind_boot_allowance) * limit_factor))
 
 # scenario_limit NAME: seconds NAME may take inside dom0.
 scenario_limit() {
@@ -386,7 +409,7 @@ scenario_limit() {
 	fi
 	own=$(scenario_header "$1" limit)
 	if [ -n "$own" ]; then
-		echo $((own * limit_factor))
+		echo $(((own + kind_boot_allowance) * limit_factor))
 	else
 		echo "$scenario_default_limit"
 	fi
@@ -499,6 +522,22 @@ if [ "$GUEST_KIND" = linux ] && [ -z "${LINUX_SMPALT_DIR+set}" ] &&
 	fi
 fi
 
+# The Debian guest for guest debian: its disk image (make debian-domu:
+# scripts/build/mk-debian-domu.sh), which QEMU gives dom0 as /dev/vda with
+# the run's writes kept apart (snapshot=on: the cached image stays as it
+# was built), and its pvgrub2 images, which the dom0 image carries.
+qemu_disk=()
+if [ "$GUEST_KIND" = debian ] && [ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]; then
+	debian_img=$CACHE/debian-domu/disk.img
+	if [ -f "$debian_img" ]; then
+		stage "debian guest: $debian_img ($(cat "$CACHE/debian-domu/boot/release" 2>/dev/null))"
+		export DEBIAN_DOMU_DIR=$CACHE/debian-domu/boot
+		qemu_disk=(-drive "file=$debian_img,format=raw,if=virtio,snapshot=on")
+	else
+		stage "debian guest: no $debian_img (make debian-domu): its scenarios will fail"
+	fi
+fi
+
 # --- 2. dom0 initramfs
 if [ "$DOM0" = systemd ]; then
 	# The first build (debootstrap) takes minutes: its lines show.
@@ -587,6 +626,7 @@ boot_once() {
 	# card: dom0 needs none, and skipping its option ROM saves boot time.
 	"$QEMU" -accel tcg -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM_MB" \
 		-nographic -no-reboot -monitor none -serial "file:$SERIAL" -net none \
+		"${qemu_disk[@]}" \
 		-qmp "unix:$QMP_SOCK,server=on,wait=off" \
 		-kernel "$XEN_CACHE/xen" -append "$XEN_CMDLINE" \
 		-initrd "$XEN_CACHE/vmlinuz $dom0_args,$INITRD" \

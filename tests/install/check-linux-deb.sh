@@ -14,7 +14,8 @@
 #   under /lib/modules/<release>/, the Xen frontends among them, each
 #   signed by the build's own key; /boot/config-<release> has the series
 #   on (CONFIG_XEN_SMPALT=y), no test-only option (XEN_SMPALT_TEST
-#   absent), modules, no debug information; the headers package holds
+#   absent), modules, no debug information; the kernel's payload is
+#   xz-compressed (pvgrub2 loads it as a PV guest); the headers package holds
 #   Module.symvers and the build link external modules are built
 #   against; lintian reported no error on the image.
 #   Last line: "N passed, N failed".
@@ -89,6 +90,24 @@ if [ -n "$config" ] && [ ${#bad[@]} -eq 0 ]; then
 	ok "/boot/config-$release: ${want[*]}, no test-only option"
 else
 	ko "/boot/config-$release" "${bad[*]:-empty}"
+fi
+
+# 3b. the kernel's payload (boot protocol: the setup sectors at 0x1f1,
+# payload_offset at 0x248, from the end of the setup code) starts with xz's
+# magic: pvgrub2 decompresses a PV guest's kernel itself and has no zstd
+# (docs/linux.md, "Compressed with xz, for pvgrub2").
+vmlinuz=$(mktemp)
+dpkg-deb --fsys-tarfile "$image" | tar -xO "./boot/vmlinuz-$release" >"$vmlinuz" 2>/dev/null
+sects=$(od -An -tu1 -j $((0x1f1)) -N1 "$vmlinuz" | tr -d ' ')
+poff=$(od -An -tu4 -j $((0x248)) -N4 "$vmlinuz" | tr -d ' ')
+magic=
+[ -z "$sects" ] || [ -z "$poff" ] ||
+	magic=$(od -An -tx1 -j $(((sects + 1) * 512 + poff)) -N6 "$vmlinuz" | tr -d ' \n')
+rm -f "$vmlinuz"
+if [ "$magic" = fd377a585a00 ]; then
+	ok "/boot/vmlinuz-$release: its payload is xz-compressed, which pvgrub2 loads"
+else
+	ko "/boot/vmlinuz-$release's payload" "starts ${magic:-<unreadable>}, not xz's fd377a585a00"
 fi
 
 # 4. a module's signature: the key the build generated
