@@ -113,7 +113,8 @@ fi
 # --- what part 2 installs
 deb_out=$LINUX_CACHE/deb/out
 [ -s "$deb_out/packages" ] || die "no kernel package in $deb_out: run make linux-deb KVER=$KVER first"
-image_deb=$(grep -E '/linux-image-[^/]*_amd64\.deb$' "$deb_out/packages" | head -1)
+# The packages' file names, one a line.
+image_deb=$deb_out/$(grep -E '^linux-image-.*_amd64\.deb$' "$deb_out/packages" | head -1 || true)
 [ -f "$image_deb" ] || die "$deb_out/packages names no linux-image package that exists: run make linux-deb KVER=$KVER"
 release=$(dpkg-deb -f "$image_deb" Package)
 release=${release#linux-image-}
