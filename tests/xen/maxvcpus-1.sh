@@ -1,7 +1,7 @@
 # Scenario maxvcpus-1: a guest that can never have a second vCPU stays UP
 # for good, gives its SMP tables back, and attempts no switch and no
 # onlining (the engine's rules, docs/guest.md; Linux as stock Linux does).
-# guests: smpalt linux
+# guests: smpalt linux debian
 # Input: the guest started with vcpus=1 maxvcpus=1 under its load
 # (guest_start_up: smpalt demand 300, Linux smpalt.stress=1); then
 # xl vcpu-set 2 (and -i 2), then cpu/1/availability = online written by
@@ -85,6 +85,9 @@ tables_freed_linux() {
 	line=${line#*"$freed_line"}
 	TABLES="table freed ('$freed_line${line:+$line}')"
 }
+
+# tables_freed_debian: Debian's package is Linux: the same line.
+tables_freed_debian() { tables_freed_linux; }
 
 guest_start_up "maxvcpus=1"
 "tables_freed_$(guest_kind)"

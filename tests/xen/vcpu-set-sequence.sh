@@ -1,7 +1,7 @@
 # Scenario vcpu-set-sequence: the guest follows a sequence of `xl vcpu-set`
 # up to its maxvcpus and back while its load runs, and its lock-heavy
 # counters stay exact.
-# guests: smpalt linux
+# guests: smpalt linux debian
 # Input: the guest started with vcpus=1, maxvcpus=4 under its load
 # (guest_start_up: smpalt demand 300, work for 3 vCPUs; Linux
 # smpalt.stress=1, locked increments on every online CPU); then xl vcpu-set
@@ -21,7 +21,7 @@
 # in-guest switch duration (data/smpalt/last-switch-ns) per direction.
 
 STEP_TIMEOUT=$(guest_param step_timeout)
-STEPS=$(guest_pick "smpalt=2 4 1 3 1" "linux=2 3 4 3 2 1 4 1")
+STEPS=$(guest_pick "smpalt=2 4 1 3 1" "linux=2 3 4 3 2 1 4 1" "debian=2 3 4 3 2 1 4 1")
 
 guest_start_up
 mode=up switches=0 last_ns=$LAST_NS

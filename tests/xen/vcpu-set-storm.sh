@@ -1,7 +1,7 @@
 # Scenario vcpu-set-storm: a burst of vcpu-set calls with random targets,
 # sent without waiting, leaves the guest settled on the last one, with its
 # counters exact.
-# guests: smpalt linux
+# guests: smpalt linux debian
 # Input: the guest started with vcpus=1, maxvcpus=4 under its load
 # (guest_start_up: smpalt demand 300, Linux smpalt.stress=1); for the
 # smpalt guest first ECHO_WRITES (30) writes of distinct tokens to
@@ -26,8 +26,8 @@
 # the settle limit leaves room for a FAILURE with its reason within the
 # runner's limit (XEN_SCENARIO_TIMEOUT).
 SETTLE_TIMEOUT=$(guest_param settle_timeout)
-CALLS=$(guest_pick smpalt=30 linux=20)
-ECHO_WRITES=$(guest_pick smpalt=30 linux=0)
+CALLS=$(guest_pick smpalt=30 linux=20 debian=20)
+ECHO_WRITES=$(guest_pick smpalt=30 linux=0 debian=0)
 MAXVCPUS=4 # xl-configs/smpalt.cfg, xl-configs/linux-smpalt.cfg
 
 guest_start_up

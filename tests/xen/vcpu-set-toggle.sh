@@ -1,12 +1,12 @@
 # Scenario vcpu-set-toggle: round trips UP -> SMP -> UP under load, each
 # switch timed, and the counters exact at the end.
-# guests: smpalt linux
+# guests: smpalt linux debian
 # limit: 600
 # The limit, in seconds: its 15 rounds (smpalt) took 75 s on an idle
 # 2-core host; beside a two-job kernel build, 13 rounds took 300 s.
 # Input: the guest started with vcpus=1, maxvcpus=4 under its load
 # (guest_start_up: smpalt demand 300, Linux smpalt.stress=1); then TOGGLES
-# times (smpalt 15, Linux 5) xl vcpu-set 2 and xl vcpu-set 1, each time
+# times (smpalt 15, Linux 5, Debian 3) xl vcpu-set 2 and xl vcpu-set 1, each time
 # waiting until dom0 sees the new data/smpalt/online.
 # Expected: every step within the guest's step limit, mode smp on 2 and up
 # on 1, a new last-switch-ns each time; data/smpalt/switches grows by
@@ -21,7 +21,7 @@
 # in-guest switch duration (data/smpalt/last-switch-ns) per direction.
 
 STEP_TIMEOUT=$(guest_param step_timeout)
-TOGGLES=$(guest_pick smpalt=15 linux=5)
+TOGGLES=$(guest_pick smpalt=15 linux=5 debian=3)
 SMP_COUNT=2
 UP_COUNT=1
 
