@@ -528,6 +528,10 @@ fi
 # was built), and its pvgrub2 images, which the dom0 image carries.
 qemu_disk=()
 if [ "$GUEST_KIND" = debian ] && [ "$LIBVIRT" != 1 ] && [ "$DOM0" != systemd ]; then
+	# dom0 reaches the disk through virtio_blk alone: the virtio core and
+	# virtio_pci must be built into its kernel (Debian 13's are).
+	grep -qs '/virtio_pci\.ko$' "$XEN_ROOT"/lib/modules/*/modules.builtin ||
+		die "guest debian: this host's dom0 kernel has virtio_pci as a module, which the dom0 image does not carry: use XEN=4.20"
 	debian_img=$CACHE/debian-domu/disk.img
 	if [ -f "$debian_img" ]; then
 		stage "debian guest: $debian_img ($(cat "$CACHE/debian-domu/boot/release" 2>/dev/null))"
