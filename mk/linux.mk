@@ -38,14 +38,14 @@ CONFIG ?= default
 STOCK ?= 0
 
 .PHONY: linux
-linux:
+linux: deps
 	@KVER=$(KVER) CONFIG=$(CONFIG) STOCK=$(STOCK) bash $(TOP)/scripts/build/build-linux.sh
 
 # Debian 13's 6.12 unless KVER is given.
 LINUX_DEB_KVER = $(if $(filter command line environment,$(origin KVER)),$(KVER),6.12)
 
 .PHONY: linux-deb test-linux-deb
-linux-deb:
+linux-deb: deps
 	@KVER=$(LINUX_DEB_KVER) CONFIG=deb bash $(TOP)/scripts/build/build-linux.sh
 
 # make debian-domu [KVER=6.12]: the Debian 13 guest's disk image with the
