@@ -392,12 +392,17 @@ image_note=
 case $XEN_BUSY in 0 | 1) ;; *) die "XEN_BUSY='$XEN_BUSY': 0 or 1" ;; esac
 limit_factor=1
 [ "$XEN_BUSY" != 1 ] || limit_factor=$BUSY_LIMIT_FACTOR
-# A guest kind whose boot takes minutes, not seconds, has that much added
-# to every scenario's limit (each boots its guest at least once): the
-# Debian guest's boot_timeout (pvgrub2, its initramfs, systemd under TCG;
-# scripts/dom0/lib/guest-debian.sh).
+# A guest kind whose boot takes minutes, not seconds, has its boot limit
+# added to every scenario's limit (each boots its guest at least once):
+# the Debian guest's boot_timeout (pvgrub2, its initramfs, systemd under
+# TCG), read from its driver, scripts/dom0/lib/guest-debian.sh.
 kind_boot_allowance=0
-[ "$GUEST_KIND" != debian ] || kind_boot_allowance=400
+if [ "$GUEST_KIND" = debian ]; then
+	kind_boot_allowance=$(SMPALT_DIR=/opt/smpalt &&
+		. "$TOP/scripts/dom0/lib/guest-debian.sh" && debian_param boot_timeout)
+	[[ $kind_boot_allowance =~ ^[0-9]+$ ]] ||
+		die "scripts/dom0/lib/guest-debian.sh: no boot_timeout"
+fi
 scenario_default_limit=$(((XEN_SCENARIO_TIMEOUT + kind_boot_allowance) * limit_factor))
 
 # scenario_limit NAME: seconds NAME may take inside dom0.
