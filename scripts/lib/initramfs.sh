@@ -2,8 +2,10 @@
 # the scripts that make one (mk-linux-smpalt-domu.sh, mkinitramfs.sh,
 # scripts/run/test-linux-native.sh). Sourced after scripts/lib/host.sh:
 #
-#   INITRAMFS_BUSYBOX        the static busybox they run: Debian 12's, from
-#                            the Xen host's root (scripts/build/fetch-xen.sh)
+#   INITRAMFS_BUSYBOX        the static busybox they run, from the root of
+#                            the Xen host XEN= picks (scripts/lib/xen-host.sh,
+#                            unpacked by scripts/build/fetch-xen.sh): Debian
+#                            12's for 4.17, Debian 13's for 4.20
 #   initramfs_busybox DIR    DIR becomes a busybox root: /bin/busybox,
 #                            /bin/sh, the mount points /proc, /sys, /dev;
 #                            /init and the rest are the caller's (init runs
@@ -13,7 +15,8 @@
 #                            (default 9), into OUT: written beside it,
 #                            then renamed, so that OUT is never half a file
 
-INITRAMFS_BUSYBOX=$CACHE/xen/root/bin/busybox
+. "$(dirname "${BASH_SOURCE[0]}")/xen-host.sh"
+INITRAMFS_BUSYBOX=$XEN_ROOT/bin/busybox
 
 initramfs_busybox() {
 	[ -x "$INITRAMFS_BUSYBOX" ] ||
