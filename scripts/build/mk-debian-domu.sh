@@ -17,13 +17,18 @@
 #      /etc/fstab, the hostname, the units a test machine has no use for
 #      masked, no root password, and the harness's side
 #      (scripts/domu/debian/: smpalt-steps.service, its steps over
-#      xenstore, and smpalt-appends, the counters check) (root.stamp)
+#      xenstore, smpalt-appends, the counters check, and smpalt-real, the
+#      real programs' timed runs) (root.stamp)
 #   3. disk.img: root/ as an ext4 file system (mkfs.ext4 -d, no loop
 #      device or mount needed), sized to its contents plus FREE_MB; and
 #      boot/: the smpalt kernel and its initramfs copied out for a guest
-#      booted without a boot loader (kernel= and ramdisk= in dom0), and
-#      the pvgrub2 images of grub-xen-host (grub-x86_64-xen.bin for PV,
-#      grub-i386-xen_pvh.bin for PVH) that dom0 gives xl as the kernel
+#      booted without a boot loader (kernel= and ramdisk= in dom0); the
+#      stock kernel and its initramfs as stock-vmlinuz and
+#      stock-initrd.img with stock-cmdline, the command line that boots
+#      them from this disk (the benchmark's control boots them so: pvgrub2
+#      boots the default entry only); and the pvgrub2 images of
+#      grub-xen-host (grub-x86_64-xen.bin for PV, grub-i386-xen_pvh.bin
+#      for PVH) that dom0 gives xl as the kernel
 #
 # grub.cfg: inside the chroot, grub-mkconfig cannot see the disk the root
 # will live on (its grub-probe asks the kernel which device holds /).
@@ -187,7 +192,8 @@ EOF
 	for u in "${MASK[@]}"; do
 		ln -sfn /dev/null "$ROOT/etc/systemd/system/$u"
 	done
-	install -m 0755 "$AGENT/smpalt-steps" "$AGENT/smpalt-appends" "$ROOT/usr/local/sbin/"
+	install -m 0755 "$AGENT/smpalt-steps" "$AGENT/smpalt-appends" "$AGENT/smpalt-real" \
+		"$ROOT/usr/local/sbin/"
 	install -m 0644 "$AGENT/smpalt-steps.service" "$ROOT/etc/systemd/system/"
 	ln -sfn /etc/systemd/system/smpalt-steps.service \
 		"$ROOT/etc/systemd/system/multi-user.target.wants/smpalt-steps.service"
@@ -210,7 +216,11 @@ if [ ! -s "$IMG" ] || [ "$D/root.stamp" -nt "$IMG" ]; then
 	cp "$ROOT/boot/vmlinuz-$release" "$ROOT/boot/initrd.img-$release" \
 		"$ROOT"/usr/lib/grub-xen/grub-x86_64-xen.bin \
 		"$ROOT"/usr/lib/grub-xen/grub-i386-xen_pvh.bin "$D/boot/"
+	cp "$ROOT/boot/vmlinuz-$stock_release" "$D/boot/stock-vmlinuz"
+	cp "$ROOT/boot/initrd.img-$stock_release" "$D/boot/stock-initrd.img"
+	echo "root=UUID=$FS_UUID ro console=hvc0" >"$D/boot/stock-cmdline"
 	echo "$release" >"$D/boot/release"
+	echo "$stock_release" >"$D/boot/stock-release"
 	mv "$IMG.tmp" "$IMG"
 fi
 echo "$IMG"

@@ -31,7 +31,12 @@
 # DEBIAN_DOMU_DIR=DIR carries the Debian guest's pvgrub2 images,
 # DIR/grub-x86_64-xen.bin and DIR/grub-i386-xen_pvh.bin
 # (scripts/build/mk-debian-domu.sh), to /opt/smpalt/debian/ (its disk is
-# QEMU's, not the image's).
+# QEMU's, not the image's); with DEBIAN_DOMU_STOCK=1 also the stock kernel
+# booted without pvgrub2, DIR/stock-vmlinuz, stock-initrd.img and
+# stock-cmdline, to /opt/smpalt/debian/stock/ (vmlinuz, initrd.img,
+# cmdline) for the real-program benchmark's control (tests/xen/
+# bench-debian-real.sh): some 50 MB of dom0's memory that the other
+# scenarios keep.
 # LINUX_SMPALT_VERSIONS="KVER=DIR ..." carries more patched guests, one per
 # Linux version, each DIR's files as above to /opt/smpalt/linux-smpalt-KVER/,
 # for the benchmark that measures every version in one boot
@@ -252,6 +257,13 @@ if [ -n "$DEBIAN_DOMU_DIR" ]; then
 			die "$DEBIAN_DOMU_DIR/$f missing (scripts/build/mk-debian-domu.sh)"
 		install -D -m 0644 "$DEBIAN_DOMU_DIR/$f" "$stage/opt/smpalt/debian/$f"
 	done
+	if [ "${DEBIAN_DOMU_STOCK:-0}" = 1 ]; then
+		for f in vmlinuz initrd.img cmdline; do
+			[ -f "$DEBIAN_DOMU_DIR/stock-$f" ] ||
+				die "$DEBIAN_DOMU_DIR/stock-$f missing (scripts/build/mk-debian-domu.sh makes it)"
+			install -D -m 0644 "$DEBIAN_DOMU_DIR/stock-$f" "$stage/opt/smpalt/debian/stock/$f"
+		done
+	fi
 fi
 
 # --- smpalt installed as on a real host (mk/install.mk), with the

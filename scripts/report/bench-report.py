@@ -22,13 +22,18 @@ RESULTS_DIR is what scripts/run/bench.sh filled:
                                PV)
     bench-dom0-weight.csv      xl vcpu-set's own time, guest idle or busy,
                                at two dom0 weights: one row per call
+  debian/                  the Debian guest's Xen run (make debian-domu):
+    bench-debian-real.csv      real programs: one row per timed run, the
+                               kernel (patched, stock), program, form (up,
+                               smp), vCPUs online, phase, ms, its output
   bench-host.txt           the output of `make bench-host`
   run.txt                  key=value facts about the run (date, commit...)
 
 Writes into RESULTS_DIR: inguest.csv, smpalt-vcpu.csv, linux-vcpu.csv,
 linux-smpalt-vcpu.csv, linux-work.csv, host.csv, latency-stats.csv,
-switch-stats.csv, reaction-stats.csv, vcpu-latency.png, switch-ns.png,
-inguest.png, reaction.png, linux-work.png, summary.md, summary.csv (the
+switch-stats.csv, reaction-stats.csv, debian-real.csv, vcpu-latency.png,
+switch-ns.png, inguest.png, reaction.png, linux-work.png, summary.md,
+summary.csv (the
 table's rows); prints the summary table. A part that is missing is
 reported as "not measured", never invented.
 
@@ -676,6 +681,68 @@ def work_rows(work, labels):
     return table
 
 
+# The real programs of the Debian guest (tests/xen/bench-debian-real.sh),
+# in the order the summary shows them, with what each run does.
+DEBIAN_PROGRAMS = [
+    ("sqlite", "sqlite3, WAL, synchronous=FULL, one INSERT a transaction"),
+    ("xz", "xz -T2 -3, 1 MiB blocks"),
+    ("redis", "redis-server + redis-benchmark, 5 request types"),
+]
+
+
+def debian_real_ms(rows, kernel, program, online):
+    """The milliseconds of KERNEL's timed runs of PROGRAM with ONLINE
+    vCPUs online."""
+    return [float(r["ms"]) for r in rows
+            if r["kernel"] == kernel and r["program"] == program
+            and r["online"] == online]
+
+
+def debian_real_rows(rows, status):
+    """The summary's rows of the real programs: per program, the patched
+    kernel's UP/SMP speed ratio (the same kernel, its two forms, the
+    program pinned to CPU 0), the control's (Debian's kernel: SMP code
+    with 1 or 2 vCPUs online), and the patched UP code against the
+    control on one vCPU. STATUS says why nothing was measured."""
+    if not rows:
+        return [("Debian 13 guest, real programs (UP/SMP)",
+                 "%s (%s)" % (NOT_MEASURED, status or "no run"))]
+    table = []
+
+    def cell(ms):
+        st = stats(ms)
+        return ("median %.2f s (%.2f..%.2f s, n=%d)"
+                % (st["median"] / 1e3, st["min"] / 1e3, st["max"] / 1e3,
+                   st["n"]) if st["n"] else NOT_MEASURED)
+
+    for program, _ in DEBIAN_PROGRAMS:
+        up = debian_real_ms(rows, "patched", program, "1")
+        smp = debian_real_ms(rows, "patched", program, "2")
+        s1 = debian_real_ms(rows, "stock", program, "1")
+        s2 = debian_real_ms(rows, "stock", program, "2")
+        if not (up or smp or s1 or s2):
+            continue
+        name = "Debian %s" % program
+        table.append((name + ", patched kernel, UP code, 1 vCPU", cell(up)))
+        table.append((name + ", patched kernel, SMP code, 2 online",
+                      cell(smp)))
+        table.append((name + ", stock kernel, 1 online", cell(s1)))
+        table.append((name + ", stock kernel, 2 online", cell(s2)))
+        if up and smp:
+            table.append(("  %s: patched UP code / SMP code, speed (same "
+                          "kernel)" % program,
+                          "%.2f x" % (median(smp) / median(up))))
+        if s1 and s2:
+            table.append(("  %s: stock 1 online / 2 online, speed (control: "
+                          "SMP code both)" % program,
+                          "%.2f x" % (median(s2) / median(s1))))
+        if up and s1:
+            table.append(("  %s: patched UP code / stock kernel, speed, 1 "
+                          "vCPU" % program,
+                          "%.2f x" % (median(s1) / median(up))))
+    return table
+
+
 # Every step kind the stats files cover, in this order.
 STAT_TRANSITIONS = TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
                                   if k not in TRANSITIONS]
@@ -965,6 +1032,12 @@ def main():
         table.append(("Linux fork+pipe loop, patched UP code / SMP code "
                       "(same kernel), per guest type", "; ".join(ratios)))
     table += dom0_weight_rows(weight)
+    debian = read_csv(os.path.join(res, "debian",
+                                   "bench-debian-real.csv")) or []
+    if debian:
+        write_csv(os.path.join(res, "debian-real.csv"), list(debian[0]),
+                  debian)
+    table += debian_real_rows(debian, facts.get("debian_status"))
     if host_last:
         table.append((
             "host smp/up, up/plain, ns/site",
@@ -1006,6 +1079,20 @@ def main():
                    "nanoseconds of the two types differ for the emulator's "
                    "reasons too, not only the guest's."
                    if "pvh" in types else ""))
+        if debian:
+            f.write(
+                "- The Debian rows: a Debian 13 guest on Xen 4.20 (a second "
+                "Xen boot of this run) running real programs pinned to CPU "
+                "0, the patched kernel package in UP code (1 vCPU) and in "
+                "SMP code (a second vCPU online and idle), phases "
+                "alternated, then Debian's own cloud kernel of the same "
+                "version the same way as the control. The programs: %s. A "
+                "speed ratio is the "
+                "median time of the second over the first: above 1 x the "
+                "first is faster. QEMU TCG emulates the lock prefix and "
+                "the atomics, so these ratios are not what hardware "
+                "shows: make bench-real measures on a real host.\n"
+                % "; ".join("%s: %s" % p for p in DEBIAN_PROGRAMS))
         f.write(
             "- Latencies are from just before `xl vcpu-set` in dom0 until "
             "dom0 sees the new set (smpalt: a xenstore watch on "

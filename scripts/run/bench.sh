@@ -23,8 +23,16 @@
 #                          loop in stock Linux, as a PV guest and, when
 #                          KVERS has PVH entries and the stock kernel has
 #                          CONFIG_XEN_PVH, as a PVH guest
-#   2. the host benchmark (make bench-host)
-#   3. scripts/report/bench-report.py: CSVs, PNG plots, summary.md; the summary
+#   2. when the Debian 13 guest's image is built (make debian-domu), a
+#      second Xen boot, Xen 4.20 (the guest's host), with the Debian guest:
+#        bench-debian-real  real programs (sqlite3, xz -T2, redis) pinned
+#                          to CPU 0 in the patched kernel's UP and SMP code,
+#                          alternated, and in Debian's own kernel of the
+#                          same version as the control
+#      without the image these rows are "not measured" and say how to
+#      build it (about an hour and a half on a cold 2-core machine)
+#   3. the host benchmark (make bench-host)
+#   4. scripts/report/bench-report.py: CSVs, PNG plots, summary.md; the summary
 #      table is printed last.
 # A part that fails is reported as "not measured"; the exit status is
 # non-zero if any part failed.
@@ -115,7 +123,16 @@ for t in ${TYPES:-pv pvh}; do
 done
 read -ra smpalt_types <<<"$smpalt_types"
 # shellcheck disable=SC2206 # a list of words on purpose
-XEN_SCENARIOS=(${BENCH_SCENARIOS:-bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt})
+ALL_SCENARIOS=(${BENCH_SCENARIOS:-bench-locks bench-vcpu bench-dom0-weight bench-linux-vcpu bench-linux-smpalt bench-debian-real})
+# The Debian guest's scenarios run in a boot of their own (part 2).
+XEN_SCENARIOS=() DEBIAN_SCENARIOS=()
+for s in "${ALL_SCENARIOS[@]}"; do
+	case $s in
+	bench-debian-*) DEBIAN_SCENARIOS+=("$s") ;;
+	*) XEN_SCENARIOS+=("$s") ;;
+	esac
+done
+DEBIAN_IMG=$CACHE/debian-domu/disk.img
 ROUNDS=5
 # Seconds one scenario may take inside dom0 (bench-locks: one boot of
 # well under a minute per type of TYPES): the Linux ones boot two or
@@ -224,25 +241,49 @@ smpalt_type_list=$(IFS=+; echo "${smpalt_types[*]}")
 linux_note=
 [ ${#linux_kvers[@]} -eq 0 ] ||
 	linux_note="; Linux ${kvers[*]}; stock ${stock_types//+/ and }"
-stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; smpalt ${smpalt_type_list//+/ and }$linux_note)"
 xen_status=0
-LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir \
-	LINUX_SMPALT_VERSIONS=$smpalt_linux_versions XEN_OUT=$res/xen \
-	XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
-	XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.types=$smpalt_type_list smpalt.bench.kvers=$kver_list smpalt.bench.stock-types=$stock_types" \
-	bash "$TOP/scripts/run/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
-	tee "$res/xen-run.txt" || xen_status=$?
-# The Xen, dom0 kernel and QEMU packages the run used
-# (scripts/build/fetch-xen.sh).
-cat "$res/xen/versions.txt" >>"$res/run.txt" 2>/dev/null || true
-if [ "$xen_status" -ne 0 ]; then
-	failed=1
-	echo "xen_status=failed (exit $xen_status, see xen-run.txt)" >>"$res/run.txt"
+if [ ${#XEN_SCENARIOS[@]} -eq 0 ]; then
+	stage "no scenario for the smpalt and busybox Linux guests: that Xen boot is left out"
 else
-	echo "xen_status=all scenarios passed" >>"$res/run.txt"
+	stage "Xen run: ${XEN_SCENARIOS[*]} ($ROUNDS rounds; smpalt ${smpalt_type_list//+/ and }$linux_note)"
+	LINUX_DOMU_DIR=$linux_dir LINUX_SMPALT_DIR=$smpalt_linux_dir \
+		LINUX_SMPALT_VERSIONS=$smpalt_linux_versions XEN_OUT=$res/xen \
+		XEN_SCENARIO_TIMEOUT=$SCENARIO_TIMEOUT \
+		XEN_DOM0_EXTRA="${XEN_DOM0_EXTRA:-} smpalt.bench.rounds=$ROUNDS smpalt.bench.types=$smpalt_type_list smpalt.bench.kvers=$kver_list smpalt.bench.stock-types=$stock_types" \
+		bash "$TOP/scripts/run/xen-run.sh" -g "$guest" "${XEN_SCENARIOS[@]}" 2>&1 |
+		tee "$res/xen-run.txt" || xen_status=$?
+	# The Xen, dom0 kernel and QEMU packages the run used
+	# (scripts/build/fetch-xen.sh).
+	cat "$res/xen/versions.txt" >>"$res/run.txt" 2>/dev/null || true
+	if [ "$xen_status" -ne 0 ]; then
+		failed=1
+		echo "xen_status=failed (exit $xen_status, see xen-run.txt)" >>"$res/run.txt"
+	else
+		echo "xen_status=all scenarios passed" >>"$res/run.txt"
+	fi
 fi
 
-# --- 2. host
+# --- 2. the Debian guest, when its image is built
+if [ ${#DEBIAN_SCENARIOS[@]} -gt 0 ]; then
+	if [ ! -s "$DEBIAN_IMG" ]; then
+		stage "${DEBIAN_SCENARIOS[*]}: not measured: no Debian guest image $DEBIAN_IMG (make debian-domu builds it: the kernel package first, about an hour and a half on a cold 2-core machine)"
+		echo "debian_status=not measured (no $DEBIAN_IMG: make debian-domu)" >>"$res/run.txt"
+	else
+		stage "Xen 4.20 run with the Debian guest: ${DEBIAN_SCENARIOS[*]} ($(cat "$CACHE/debian-domu/boot/release" 2>/dev/null), control $(cat "$CACHE/debian-domu/boot/stock-release" 2>/dev/null))"
+		debian_status=0
+		XEN=4.20 DEBIAN_DOMU_STOCK=1 XEN_OUT=$res/debian \
+			bash "$TOP/scripts/run/xen-run.sh" -G debian "${DEBIAN_SCENARIOS[@]}" 2>&1 |
+			tee "$res/debian-run.txt" || debian_status=$?
+		if [ "$debian_status" -ne 0 ]; then
+			failed=1
+			echo "debian_status=failed (exit $debian_status, see debian-run.txt)" >>"$res/run.txt"
+		else
+			echo "debian_status=all scenarios passed" >>"$res/run.txt"
+		fi
+	fi
+fi
+
+# --- 3. host
 stage "host: $host_bench"
 if "$host_bench" >"$res/bench-host.txt" 2>&1; then
 	tail -1 "$res/bench-host.txt"
@@ -253,7 +294,7 @@ else
 	echo "host_status=failed" >>"$res/run.txt"
 fi
 
-# --- 3. report, the summary table last
+# --- 4. report, the summary table last
 stage "results in $res (summary.md, *.csv, *.png); summary:"
 echo
 python3 "$TOP/scripts/report/bench-report.py" "$res" || failed=1

@@ -42,24 +42,46 @@ debian_require() {
 		fail "no pvgrub2 image $(debian_pvgrub) in the dom0 image (make test-xen GUEST=debian carries it)"
 }
 
-# debian_boot TIMEOUT [xl key=value ...]: xl create of debian.cfg with
-# pvgrub2 for the run's type and the extra config, then within TIMEOUT
-# seconds of the create the kernel's "smpalt: ready" and the end of
-# systemd's boot, which must be "running" (no failed unit).
-debian_boot() {
-	local timeout=$1 end system
-	shift
-	debian_require
-	domain_create "$DEBIAN_CFG" "kernel=\"$(debian_pvgrub)\"" "$@"
-	end=$((CREATE_CS + timeout * CS_PER_SEC))
-	guest_wait_ready "$timeout"
+# debian_wait_system TIMEOUT: the end of systemd's boot within TIMEOUT
+# seconds of the create, which must be "running" (no failed unit).
+debian_wait_system() {
+	local end=$((CREATE_CS + $1 * CS_PER_SEC)) system
 	until system=$(xs_read_guest $DEBIAN_SYSTEM_KEY); do
 		[ "$(now_cs)" -le "$end" ] ||
-			fail "systemd's boot did not end within ${timeout}s of xl create ($DEBIAN_SYSTEM_KEY absent)"
+			fail "systemd's boot did not end within ${1}s of xl create ($DEBIAN_SYSTEM_KEY absent)"
 		usleep $POLL_USEC
 	done
 	log "systemd: $system, $(since "$CREATE_CS") s after xl create"
 	[ "$system" = running ] || fail "systemd's boot ended '$system', expected running"
+}
+
+# debian_boot TIMEOUT [xl key=value ...]: xl create of debian.cfg with
+# pvgrub2 for the run's type and the extra config, then within TIMEOUT
+# seconds of the create the kernel's "smpalt: ready" and the end of
+# systemd's boot (debian_wait_system).
+debian_boot() {
+	local timeout=$1
+	shift
+	debian_require
+	domain_create "$DEBIAN_CFG" "kernel=\"$(debian_pvgrub)\"" "$@"
+	guest_wait_ready "$timeout"
+	debian_wait_system "$timeout"
+}
+
+# debian_boot_stock TIMEOUT [xl key=value ...]: the same disk with
+# Debian's own kernel of the same version (the control: no series),
+# booted without pvgrub2, which boots the default entry only: its
+# kernel, initramfs and command line from /opt/smpalt/debian/stock/
+# (DEBIAN_DOMU_STOCK=1 carries them), then debian_wait_system.
+debian_boot_stock() {
+	local timeout=$1 d=$DEBIAN_DIR/stock
+	shift
+	debian_require
+	[ -f $d/vmlinuz ] && [ -f $d/initrd.img ] && [ -f $d/cmdline ] ||
+		fail "no stock Debian kernel in $d (DEBIAN_DOMU_STOCK=1 carries it)"
+	domain_create "$DEBIAN_CFG" "kernel=\"$d/vmlinuz\"" "ramdisk=\"$d/initrd.img\"" \
+		"extra=\"$(cat $d/cmdline)\"" "$@"
+	debian_wait_system "$timeout"
 }
 
 # debian_load: nothing to start: an idle Debian system; the counters check
