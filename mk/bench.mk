@@ -23,6 +23,10 @@
 #                           side by side, one guest boot each, about half a
 #                           minute of TCG time more than PV alone)
 #   make bench BENCH_SCENARIOS="bench-linux-smpalt"  only those scenarios
+#                           (bench-debian-real: the real programs in the
+#                           Debian guest, measured when make debian-domu
+#                           has built its image, in a Xen 4.20 boot of
+#                           their own)
 #   make bench-report RESULTS=results/<timestamp>
 #                           redo the CSVs, plots and summary of a run
 #   make bench-real         on a real Xen dom0, as root: the Linux rows
@@ -31,7 +35,9 @@
 #                           the stock one (STOCK_KERNEL=, default the stock
 #                           control, make linux STOCK=1: the same tree and
 #                           configuration without the series; both built
-#                           first when not given); results/real-<timestamp>/
+#                           first when not given); with the Debian guest
+#                           of make debian-domu when its image is built,
+#                           the real-program rows too; results/real-<timestamp>/
 #   make test-bench-real    make bench-real's command run in the harness's
 #                           systemd dom0 (Debian 12 under Xen in QEMU)
 # See docs/benchmarks.md.
@@ -108,7 +114,8 @@ bench-real-guests: $(XS_STAMP)
 	@echo "bench-real: guests in $(BENCH_REAL): patched $(BENCH_PATCHED), stock $(BENCH_STOCK)"
 
 bench-real: bench-real-guests
-	@bash $(TOP)/scripts/run/bench-real.sh -x $(XS_STAMP) $(if $(ROUNDS),-r $(ROUNDS))
+	@bash $(TOP)/scripts/run/bench-real.sh -x $(XS_STAMP) $(if $(ROUNDS),-r $(ROUNDS)) \
+		$(if $(wildcard $(CACHE)/debian-domu/disk.img),-d $(CACHE)/debian-domu)
 
 # The proof in the harness: a copy of the tree with the guests and the
 # stamper where make bench-real leaves them, carried to /root/smpalt of the

@@ -789,7 +789,8 @@ def table_lines(table):
 # run.txt's facts about the host that summary.md and the terminal show for
 # a run on a real dom0 (scripts/run/bench-real.sh), in this order.
 REAL_FACTS = ["date", "commit", "cpu", "cpus", "xen", "scheduler",
-              "dom0_kernel", "patched", "stock", "rounds", "status"]
+              "dom0_kernel", "patched", "stock", "debian", "rounds",
+              "status"]
 
 
 def main_real(res):
@@ -813,6 +814,11 @@ def main_real(res):
     write_csv(os.path.join(res, "reaction-stats.csv"), STAT_FIELDS,
               reaction_stats("linux-smpalt", plinux))
     table = linux_rows(linux, plinux, work, LABELS_REAL)
+    debian = read_csv(os.path.join(xen, "bench-debian-real.csv")) or []
+    if debian:
+        write_csv(os.path.join(res, "debian-real.csv"), list(debian[0]),
+                  debian)
+        table += debian_real_rows(debian, None)
     write_csv(os.path.join(res, "summary.csv"), ["measurement", "result"],
               [{"measurement": k.strip(), "result": v} for k, v in table])
     lines = table_lines(table)
@@ -834,6 +840,12 @@ def main_real(res):
             "- The fork loop (scripts/domu/work.sh) runs pinned to cpu 0; "
             "the patched kernel's UP and SMP code are the same kernel in "
             "the same run.\n"
+            + ("- The Debian rows: real programs pinned to CPU 0 in the "
+               "Debian 13 guest, the patched kernel package in UP and SMP "
+               "code and Debian's own kernel as the control (%s). A speed "
+               "ratio is the median time of the second over the first.\n"
+               % "; ".join("%s: %s" % p for p in DEBIAN_PROGRAMS)
+               if debian else "") +
             "- median, p90 (nearest rank), min, max over every step of "
             "that kind; CSVs next to this file.\n\n")
         f.write("\n".join(lines) + "\n")
@@ -1058,7 +1070,8 @@ def main():
     date = facts.get("date", "unknown date")
     with open(os.path.join(res, "summary.md"), "w") as f:
         f.write("# smpalt benchmarks, %s\n\n" % date)
-        for k in ("commit", "host", "xen_status", "host_status"):
+        for k in ("commit", "host", "xen_status", "debian_status",
+                  "host_status"):
             if k in facts:
                 f.write("- %s: %s\n" % (k, facts[k]))
         f.write(

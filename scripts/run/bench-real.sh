@@ -21,6 +21,11 @@
 # the guests' consoles (xen/), the CSVs and summary.md, summary.csv of
 # scripts/report/bench-report.py --real. Exits non-zero if a scenario did
 # not succeed. docs/benchmarks.md, "On a real host".
+# With -d, a third scenario, tests/xen/bench-debian-real.sh: real programs
+# (sqlite3, xz -T2, redis) in the Debian 13 guest of make debian-domu, the
+# patched kernel package in UP and in SMP code and Debian's own kernel as
+# the control, its disk a copy of the image (the guest writes to it) in
+# the stage, attached with xl's default block script.
 #
 # Needs: root; a Xen dom0 (/proc/xen/capabilities says control_d) with xl
 # and xenstore-read; xenconsoled logging the guests' consoles
@@ -28,13 +33,18 @@
 # restart xen); busybox; python3 (the report); 256 MB free for guests.
 #
 # Usage: scripts/run/bench-real.sh [-p PATCHED_DIR] [-s STOCK_DIR]
-#                                  [-x STAMPER] [-r ROUNDS] [-o RESULTS_DIR]
+#                                  [-d DEBIAN_DIR] [-x STAMPER] [-r ROUNDS]
+#                                  [-o RESULTS_DIR]
 #   PATCHED_DIR  the patched guest: vmlinuz (make linux) and initrd.gz
 #                (scripts/build/mk-linux-smpalt-domu.sh); default
 #                build/bench-real/patched (make bench-real makes it)
 #   STOCK_DIR    the stock guest: vmlinuz and initrd.gz
 #                (scripts/build/mk-linux-domu.sh); default
 #                build/bench-real/stock
+#   DEBIAN_DIR   the Debian guest: make debian-domu's cache/debian-domu
+#                (disk.img and boot/); none: its rows are left out. Its
+#                copy takes the image's size in TMPDIR (about 2 GB) and
+#                the guest 384 MB of Xen's memory
 #   STAMPER      smpalt-xs-stamp (tests/bench/xs_stamp.c, built by make);
 #                default build/gcc/bench/smpalt-xs-stamp, else clang's
 #   ROUNDS       rounds of vcpu-set steps of each scenario (default: the
@@ -48,8 +58,10 @@ host_script bench-real 2
 SCENARIOS=(bench-linux-vcpu bench-linux-smpalt)
 # The domains the scenarios create: none may exist before the run.
 GUEST_NAMES=(linux-kernel linux-user smpalt-bench-linux-smpalt)
-# The scenarios' xl configs: memory 128 and 64 MB, one guest at a time.
+# The scenarios' xl configs: memory 128 and 64 MB, one guest at a time;
+# the Debian guest's 384 MB.
 FREE_MB_MIN=256
+DEBIAN_FREE_MB_MIN=512
 # Seconds one scenario may take (the harness allows 480 under TCG).
 SCENARIO_LIMIT=1800
 CONSOLE_DIR=/var/log/xen/console
@@ -59,14 +71,24 @@ XENCONSOLED_GUEST_LOGS='(^| )(--log[= ]|-l ?)(guest|all)( |$)'
 patched=$TOP/build/bench-real/patched
 stock=$TOP/build/bench-real/stock
 stamper=${XS_STAMP:-}
-rounds='' res=''
+rounds='' res='' debian=''
 opt_value -p patched "a folder"
 opt_value -s stock "a folder"
+opt_value -d debian "a folder"
 opt_value -x stamper "a path"
 opt_value -r rounds "a round count"
 opt_value -o res "a folder"
 parse_args "$@"
 [ -z "$rounds" ] || [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "bad round count '$rounds'"
+if [ -n "$debian" ]; then
+	SCENARIOS+=(bench-debian-real)
+	GUEST_NAMES+=(smpalt-bench-debian-real)
+	FREE_MB_MIN=$DEBIAN_FREE_MB_MIN
+	for f in disk.img boot/grub-x86_64-xen.bin boot/stock-vmlinuz boot/stock-initrd.img boot/stock-cmdline; do
+		[ -f "$debian/$f" ] ||
+			die "no $debian/$f: -d takes the folder make debian-domu fills (cache/debian-domu)"
+	done
+fi
 for a in "$TOP"/build/{gcc,clang}/bench/smpalt-xs-stamp; do
 	[ -n "$stamper" ] || [ ! -x "$a" ] || stamper=$a
 done
@@ -149,6 +171,22 @@ cp "$stock/vmlinuz" "$stock/initrd.gz" "$stage/linux/"
 cp "$patched/vmlinuz" "$patched/initrd.gz" "$stage/linux-smpalt/"
 [ ! -f "$patched/config" ] || cp "$patched/config" "$stage/linux-smpalt/"
 install -m 0755 "$stamper" "$stage/bin/smpalt-xs-stamp"
+# The Debian guest: pvgrub2, the control's kernel, and a copy of the disk
+# attached by xl's default script (the harness's block-dev script hands
+# QEMU's disk to dom0's blkback instead).
+if [ -n "$debian" ]; then
+	mkdir -p "$stage/debian/stock"
+	cp "$debian/boot/grub-x86_64-xen.bin" "$debian/boot/grub-i386-xen_pvh.bin" "$stage/debian/"
+	for f in vmlinuz initrd.img cmdline; do
+		cp "$debian/boot/stock-$f" "$stage/debian/stock/$f"
+	done
+	echo "bench-real: copying the Debian guest's disk ($(du -h "$debian/disk.img" | cut -f1)) to $stage/debian/"
+	cp --sparse=always "$debian/disk.img" "$stage/debian/disk.img"
+	sed -e "s|\"/opt/smpalt/|\"$stage/|" \
+		-e "s|^disk = .*|disk = [ \"format=raw, vdev=xvda, access=rw, target=$stage/debian/disk.img\" ]|" \
+		"$TOP/xl-configs/debian.cfg" >"$stage/xl-configs/debian.cfg"
+	export SMPALT_DEBIAN_DISK=$stage/debian/disk.img
+fi
 # The scenarios' shell and the one applet they use that Debian has not.
 ln -s "$busybox" "$stage/bin/sh"
 ln -s "$busybox" "$stage/bin/usleep"
@@ -168,6 +206,8 @@ kernel_of() { echo "$1/vmlinuz ($(md5sum <"$1/vmlinuz" | cut -c1-12))"; }
 	echo "dom0_kernel=$(uname -r) ($(uname -v))"
 	echo "patched=$(kernel_of "$patched")"
 	echo "stock=$(kernel_of "$stock")"
+	[ -z "$debian" ] ||
+		echo "debian=$debian/disk.img: $(cat "$debian/boot/release" 2>/dev/null), control $(cat "$debian/boot/stock-release" 2>/dev/null)"
 	echo "rounds=${rounds:-the scenarios defaults, 3 stock and 5 patched}"
 } >"$res/run.txt"
 sed 's/=/: /' "$res/run.txt" | sed 's/^/bench-real: /'
@@ -189,7 +229,9 @@ for s in "${SCENARIOS[@]}"; do
 	rm -f "$rf"
 	rc=0
 	# shellcheck disable=SC2016 # expanded by the scenario's shell
-	SCENARIO=$s GUEST_KIND=linux RESULT_FILE=$rf timeout -s KILL $SCENARIO_LIMIT \
+	kind=linux
+	case $s in bench-debian-*) kind=debian ;; esac
+	SCENARIO=$s GUEST_KIND=$kind RESULT_FILE=$rf timeout -s KILL $SCENARIO_LIMIT \
 		"$busybox" sh -c '. "$SMPALT_DIR/lib.sh"; . "$SMPALT_DIR/scenarios/$SCENARIO.sh"' \
 		>"$res/xen/$s.log" 2>&1 </dev/null || rc=$?
 	destroy_own
@@ -208,7 +250,7 @@ done
 kill "$notes_pid" 2>/dev/null || true
 notes_pid=''
 if [ $failed = 0 ]; then
-	echo "status=both scenarios succeeded" >>"$res/run.txt"
+	echo "status=all ${#SCENARIOS[@]} scenarios succeeded" >>"$res/run.txt"
 else
 	echo "status=a scenario failed (see xen/*.log)" >>"$res/run.txt"
 fi

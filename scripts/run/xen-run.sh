@@ -77,6 +77,9 @@
 #                         image carries them for its scenarios to install
 #                         (none: those report SKIP); the busybox image
 #                         holds them unpacked instead of `make install`
+#   DEBIAN_DOMU_STOCK=1   with -G debian: the dom0 image also carries
+#                         Debian's own kernel of the guest's disk, for the
+#                         real-program benchmark's control (make bench)
 #   SMPALT_TREE           a copy of the source tree the systemd image
 #                         carries to /root/smpalt (make test-bench-real)
 # Scenarios marked "# needs: libvirt" in their header run in a boot of

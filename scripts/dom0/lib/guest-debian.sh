@@ -9,7 +9,9 @@
 # a driver provides.
 DEBIAN_DIR=$SMPALT_DIR/debian
 DEBIAN_CFG=$SMPALT_DIR/xl-configs/debian.cfg
-DEBIAN_DISK=/dev/vda
+# The guest's disk as debian.cfg names it: QEMU's in the harness; a file
+# on a real host (scripts/run/bench-real.sh sets SMPALT_DEBIAN_DISK).
+DEBIAN_DISK=${SMPALT_DEBIAN_DISK:-/dev/vda}
 DEBIAN_SYSTEM_KEY=data/smpalt-debian/system
 
 # debian_pvgrub: pvgrub2 for the run's guest type (grub-xen-host's images).
@@ -36,7 +38,7 @@ debian_param() {
 # debian_require: the image's disk and pvgrub2 are in dom0; the scenario
 # fails otherwise (the guest is what it tests).
 debian_require() {
-	[ -b "$DEBIAN_DISK" ] ||
+	[ -b "$DEBIAN_DISK" ] || [ -f "$DEBIAN_DISK" ] ||
 		fail "no Debian guest disk: $DEBIAN_DISK is not in dom0 (make test-xen GUEST=debian gives QEMU the image of scripts/build/mk-debian-domu.sh)"
 	[ -f "$(debian_pvgrub)" ] ||
 		fail "no pvgrub2 image $(debian_pvgrub) in the dom0 image (make test-xen GUEST=debian carries it)"
