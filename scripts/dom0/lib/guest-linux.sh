@@ -211,9 +211,11 @@ linux_step_wait() {
 			fail "step '$LINUX_STEP_CMD': no answer in $LINUX_STEP_ANSWER_KEY within ${1}s (last: '$v')"
 		usleep $POLL_USEC
 	done
+	# "<status> <output>", or "<status>" alone: an output that equals
+	# the status ("0 0") is still an output.
 	v=${v#* }
-	STEP_RC=${v%% *} STEP_OUT=${v#* }
-	[ "$STEP_OUT" != "$STEP_RC" ] || STEP_OUT=''
+	STEP_RC=${v%% *} STEP_OUT=''
+	case $v in *" "*) STEP_OUT=${v#* } ;; esac
 	log "step $LINUX_STEP_N: $LINUX_STEP_CMD: status $STEP_RC: $STEP_OUT"
 }
 
