@@ -119,3 +119,28 @@ vcpu_set() {
 		xl vcpu-set "$GUEST" "$1"
 	fi
 }
+
+# domain_cpu_s [NAME]: the CPU seconds Xen has accounted to the domain
+# (default GUEST) so far, from xl list.
+domain_cpu_s() {
+	xl list "${1:-$GUEST}" 2>/dev/null | awk 'NR == 2 { print $6 }'
+}
+
+# wait_guest_idle TIMEOUT PERCENT: within TIMEOUT seconds, a window of
+# IDLE_WINDOW_S in which Xen accounted the guest less than PERCENT of one
+# CPU (the share from the time that actually passed); sets IDLE_PCT to
+# that window's share. Returns 1 at the deadline, IDLE_PCT the last
+# window's.
+IDLE_WINDOW_S=3
+wait_guest_idle() {
+	local end=$(($(now_cs) + $1 * CS_PER_SEC)) c0 c1 t0 t1
+	while :; do
+		c0=$(domain_cpu_s) t0=$(now_cs)
+		sleep $IDLE_WINDOW_S
+		c1=$(domain_cpu_s) t1=$(now_cs)
+		IDLE_PCT=$(awk -v a="$c0" -v b="$c1" -v t=$((t1 - t0)) -v cs=$CS_PER_SEC \
+			'BEGIN { if (a == "" || b == "" || t <= 0) print 100; else printf "%d", 100 * (b - a) * cs / t }')
+		[ "$IDLE_PCT" -ge "$2" ] || return 0
+		[ "$(now_cs)" -le $end ] || return 1
+	done
+}
