@@ -743,6 +743,26 @@ def debian_real_rows(rows, status):
     return table
 
 
+def debian_real(res, folder):
+    """The real-program rows of FOLDER/bench-debian-real.csv, also written
+    to RES/debian-real.csv when there are any."""
+    rows = read_csv(os.path.join(folder, "bench-debian-real.csv")) or []
+    if rows:
+        write_csv(os.path.join(res, "debian-real.csv"), list(rows[0]), rows)
+    return rows
+
+
+# summary.md's line on the real-program rows, here and on a real host.
+DEBIAN_NOTE = (
+    "- The Debian rows: real programs pinned to CPU 0 in the Debian 13 "
+    "guest, the patched kernel package in UP code (1 vCPU) and in SMP code "
+    "(a second vCPU online and idle), phases alternated, then Debian's own "
+    "cloud kernel of the same version the same way as the control. The "
+    "programs: %s. A speed ratio is the median time of the second over the "
+    "first: above 1 x the first is faster."
+    % "; ".join("%s: %s" % p for p in DEBIAN_PROGRAMS))
+
+
 # Every step kind the stats files cover, in this order.
 STAT_TRANSITIONS = TRANSITIONS + [k for k, _ in LINUX_STEP_KINDS
                                   if k not in TRANSITIONS]
@@ -814,10 +834,8 @@ def main_real(res):
     write_csv(os.path.join(res, "reaction-stats.csv"), STAT_FIELDS,
               reaction_stats("linux-smpalt", plinux))
     table = linux_rows(linux, plinux, work, LABELS_REAL)
-    debian = read_csv(os.path.join(xen, "bench-debian-real.csv")) or []
+    debian = debian_real(res, xen)
     if debian:
-        write_csv(os.path.join(res, "debian-real.csv"), list(debian[0]),
-                  debian)
         table += debian_real_rows(debian, None)
     write_csv(os.path.join(res, "summary.csv"), ["measurement", "result"],
               [{"measurement": k.strip(), "result": v} for k, v in table])
@@ -840,12 +858,7 @@ def main_real(res):
             "- The fork loop (scripts/domu/work.sh) runs pinned to cpu 0; "
             "the patched kernel's UP and SMP code are the same kernel in "
             "the same run.\n"
-            + ("- The Debian rows: real programs pinned to CPU 0 in the "
-               "Debian 13 guest, the patched kernel package in UP and SMP "
-               "code and Debian's own kernel as the control (%s). A speed "
-               "ratio is the median time of the second over the first.\n"
-               % "; ".join("%s: %s" % p for p in DEBIAN_PROGRAMS)
-               if debian else "") +
+            + (DEBIAN_NOTE + "\n" if debian else "") +
             "- median, p90 (nearest rank), min, max over every step of "
             "that kind; CSVs next to this file.\n\n")
         f.write("\n".join(lines) + "\n")
@@ -1044,11 +1057,7 @@ def main():
         table.append(("Linux fork+pipe loop, patched UP code / SMP code "
                       "(same kernel), per guest type", "; ".join(ratios)))
     table += dom0_weight_rows(weight)
-    debian = read_csv(os.path.join(res, "debian",
-                                   "bench-debian-real.csv")) or []
-    if debian:
-        write_csv(os.path.join(res, "debian-real.csv"), list(debian[0]),
-                  debian)
+    debian = debian_real(res, os.path.join(res, "debian"))
     table += debian_real_rows(debian, facts.get("debian_status"))
     if host_last:
         table.append((
@@ -1094,18 +1103,11 @@ def main():
                    if "pvh" in types else ""))
         if debian:
             f.write(
-                "- The Debian rows: a Debian 13 guest on Xen 4.20 (a second "
-                "Xen boot of this run) running real programs pinned to CPU "
-                "0, the patched kernel package in UP code (1 vCPU) and in "
-                "SMP code (a second vCPU online and idle), phases "
-                "alternated, then Debian's own cloud kernel of the same "
-                "version the same way as the control. The programs: %s. A "
-                "speed ratio is the "
-                "median time of the second over the first: above 1 x the "
-                "first is faster. QEMU TCG emulates the lock prefix and "
-                "the atomics, so these ratios are not what hardware "
-                "shows: make bench-real measures on a real host.\n"
-                % "; ".join("%s: %s" % p for p in DEBIAN_PROGRAMS))
+                DEBIAN_NOTE + " They ran on Xen 4.20 in a second Xen boot "
+                "of this run. QEMU translates a locked instruction into "
+                "host atomics and an unlocked one into plain operations, so "
+                "what a lock prefix costs here is the emulator's: make "
+                "bench-real measures on a real host.\n")
         f.write(
             "- Latencies are from just before `xl vcpu-set` in dom0 until "
             "dom0 sees the new set (smpalt: a xenstore watch on "
