@@ -15,8 +15,9 @@
 # of the domain's time: given up" line (xenwatch served it while the
 # bring-up waited); that line UP_TIMEOUT (5, XEN_SMPALT_UP_TIMEOUT_SEC) to
 # UP_TIMEOUT + GIVE_UP_SLACK seconds of guest time after the held line;
-# data/smpalt/given-up 1, then 2 (the kernel tries a vCPU given up again
-# while it stays available, after 1 s doubling up to 60 s); online 2,
+# data/smpalt/given-up 1 or more, then 2 or more (the kernel tries a vCPU
+# given up again while it stays available, after 1 s doubling up to 60 s;
+# a busy host may read the count only after a retry); online 2,
 # mode smp, held (wait_stable), Xen 2 (check_xen_view: vCPU 2 down in
 # Xen); vcpu-set 1: online 1, mode up, Xen 1, and given-up unchanged
 # RETRY_QUIET seconds on (no retry of a vCPU taken away); refused 0, no
@@ -66,6 +67,7 @@ awk -v a="$check_t" -v h="$held_t" -v b="$given_t" 'BEGIN { exit !(a < b) }' ||
 log "held at $held_t s, check answered at $check_t s, given up at $given_t s"
 
 linux_wait_given_up 1 $STEP_TIMEOUT
+first=$GIVEN_UP
 # Tried again: 1 s on, given up again after the bound.
 linux_wait_given_up 2 $STEP_TIMEOUT
 wait_stable 2 2 $STEP_TIMEOUT ||
@@ -94,4 +96,4 @@ wait_domain_gone $SHUTDOWN_TIMEOUT ||
 shutdown_s=$(since "$start")
 alarm=$(linux_alarm) && fail "guest console: $alarm"
 
-result SUCCESS "vCPU $HELD held: given up $waited s after it was held (bound $UP_TIMEOUT s), the check answered $ahead s before, given-up 1 then 2 (retried), online 2 smp, Xen 2; vcpu-set 1 acted on (online 1 up, Xen 1, given-up $given and no retry ${RETRY_QUIET}s on); xl shutdown done in $shutdown_s s"
+result SUCCESS "vCPU $HELD held: given up $waited s after it was held (bound $UP_TIMEOUT s), the check answered $ahead s before, given-up $first then $GIVEN_UP (retried), online 2 smp, Xen 2; vcpu-set 1 acted on (online 1 up, Xen 1, given-up $given and no retry ${RETRY_QUIET}s on); xl shutdown done in $shutdown_s s"
