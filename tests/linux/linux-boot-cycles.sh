@@ -2,13 +2,13 @@
 # row, each taken from one vCPU to four and back to one, then left idle:
 # none of them crashes.
 # types: pvh
-# Why PVH only: a stock Linux 6.1 PVH guest was once seen to triple-fault
-# its vCPU 0 within a minute of going from two vCPUs to one, idle
-# ("d1v0 Triple fault - invoking HVM shutdown action 1" in xl dmesg); a PV
-# guest has no such path (no virtual local APIC, no HLT-driven takedown),
-# and the PV runs of vcpu-set-sequence, vcpu-set-storm and soak cover it.
-# The patched 6.12 did it too, once (docs/linux.md, "The triple fault of
-# vCPU 0"): this scenario fails with Xen's line when it happens.
+# Why PVH only: PVH guests, stock and patched, were seen to triple-fault
+# ("d1v0 Triple fault - invoking HVM shutdown action 1" in xl dmesg),
+# at boot and idle after going from two vCPUs to one. The cause is a
+# race in QEMU 7.2's emulation of SVM, which PV guests do not use
+# (docs/linux.md, "The triple fault of vCPU 0"). The PV runs of
+# vcpu-set-sequence, vcpu-set-storm and soak cover PV guests. This
+# scenario fails with Xen's line when it happens.
 # limit: 1500
 # The limit, in seconds: ten boots, each 1 -> 4 -> 1 and 10 s idle (80 s
 # a boot with a kernel build beside QEMU).
