@@ -3,6 +3,10 @@
 # Idempotent: packages already present are skipped without touching apt.
 # The Xen hypervisor, the Xen tools and the dom0 kernel are NOT installed
 # here: scripts/build/fetch-xen.sh downloads and unpacks them into the cache.
+#
+# Usage: scripts/build/install-deps.sh [qemu]
+#   qemu   instead, the packages scripts/build/build-qemu.sh builds QEMU
+#          with (for the PVH scenarios only)
 set -euo pipefail
 
 PKGS=(
@@ -22,6 +26,21 @@ PKGS=(
 	kmod libssl-dev rsync libdw-dev
 	libinih-dev libsystemd-dev
 )
+
+case ${1:-} in
+"") ;;
+qemu)
+	PKGS=(
+		build-essential dpkg-dev patch ninja-build meson pkg-config
+		python3 python3-venv libglib2.0-dev libpixman-1-dev libfdt-dev
+		qemu-system-x86 seabios
+	)
+	;;
+*)
+	echo "install-deps: error: unknown package group '$1' (qemu, or none)" >&2
+	exit 1
+	;;
+esac
 
 missing=()
 for p in "${PKGS[@]}"; do
