@@ -93,7 +93,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/host.sh"
 host_script xen-run 2
 . "$(dirname "$0")/../lib/xen-host.sh"
-QEMU=${QEMU:-qemu-system-x86_64}
+QEMU=${QEMU:-} # chosen below, after the options
 QEMU_LOCK=/tmp/smpalt-qemu.lock
 # Machine given to Xen (verified set-up: SMAP/SMEP off and XSAVE hidden, or dom0
 # crashes or corrupts under TCG; 2 CPUs).
@@ -295,7 +295,6 @@ if [ -n "$GUEST_ELF" ]; then
 	[ -f "$GUEST_ELF" ] || die "guest kernel $GUEST_ELF does not exist"
 	GUEST_ELF=$(cd "$(dirname "$GUEST_ELF")" && pwd)/$(basename "$GUEST_ELF")
 fi
-command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/build/install-deps.sh)"
 command -v flock >/dev/null || die "flock not found"
 
 # --- scenarios that need another dom0 image: a boot of their own for
@@ -494,12 +493,34 @@ trap cleanup EXIT
 trap 'echo "xen-run: interrupted" >&2; exit 130' INT
 trap 'echo "xen-run: terminated" >&2; exit 143' TERM
 
-# --- 1. Xen, tools, dom0 kernel
+# --- 1. QEMU, Xen, tools, dom0 kernel
+# PVH guests need the QEMU of scripts/build/build-qemu.sh: Debian's, with
+# the fixes of patches/qemu/ to its emulation of SVM (docs/linux.md, "The
+# triple fault of vCPU 0"). A run whose dom0 command line names pvh (this
+# run's type, or make bench's PVH rows in XEN_DOM0_EXTRA) takes it, built
+# here when missing (once: half an hour or more); the others run Debian's
+# binary as it is. QEMU from the environment overrides both.
+qemu_built=
+if [ -z "$QEMU" ]; then
+	case "smpalt.type=$GUEST_TYPE $DOM0_CMDLINE" in
+	*pvh*)
+		stage "qemu for PVH guests: scripts/build/build-qemu.sh"
+		{ bash "$TOP/scripts/build/build-qemu.sh" 2>&1 >&3 | sed 's/^/    /' >&2; } \
+			3>"$RUN_DIR/qemu-path" || die "build-qemu.sh failed"
+		QEMU=$(cat "$RUN_DIR/qemu-path")
+		qemu_built=$(cat "$(dirname "$QEMU")/version" 2>/dev/null || echo "$QEMU")
+		;;
+	*) QEMU=qemu-system-x86_64 ;;
+	esac
+fi
+command -v "$QEMU" >/dev/null || die "$QEMU not found (run scripts/build/install-deps.sh)"
+
 stage "fetch: scripts/build/fetch-xen.sh (Xen $XEN_VERSION, Debian $XEN_SUITE dom0)"
 # Its lines show: a first fetch of XEN=4.20 debootstraps for minutes.
 bash "$TOP/scripts/build/fetch-xen.sh" 2>&1 | tee "$RUN_DIR/fetch.log" | sed 's/^/    /' ||
 	die "fetch-xen.sh failed (log: $RUN_DIR/fetch.log)"
 cp "$XEN_CACHE/versions.txt" "$RUN_DIR/versions.txt" # Xen, dom0 kernel, QEMU
+[ -z "$qemu_built" ] || sed -i "s|^qemu=.*|qemu=$qemu_built|" "$RUN_DIR/versions.txt"
 
 # The stock Linux domU (6.1; 6.12 on XEN=4.20) for the scenarios that compare with it or scale
 # it (its kernel is the dom0 kernel just fetched; well under a second); the
