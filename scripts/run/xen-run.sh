@@ -48,6 +48,9 @@
 #                         made here from LINUX_VMLINUZ (default
 #                         cache/linux/out/vmlinuz, make linux) into
 #                         build/linux-smpalt-domu/
+#   QEMU                  the emulator to run (default: Debian's
+#                         qemu-system-x86_64; with PVH guests, the one
+#                         scripts/build/build-qemu.sh builds, see below)
 #   XEN_SCENARIO_TIMEOUT  seconds one scenario may take inside dom0 (300;
 #                         twice that with XEN_BUSY=1)
 #   XEN_RUN_TIMEOUT       hard limit for the QEMU run in seconds
