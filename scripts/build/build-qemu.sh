@@ -140,9 +140,9 @@ mkdir -p "$DIR/bin"
 install -m 0755 "$WORK/build/qemu-system-x86_64" "$BIN"
 "$BIN" --version >/dev/null || die "$BIN does not run"
 echo "$key" >"$DIR/bin/key"
-echo "qemu-system-x86 $src_version (source) + patches/qemu: $(cd "$PATCHES" && echo *.patch)" \
+patches=("$PATCHES"/*.patch)
+echo "Debian's qemu $src_version with the ${#patches[@]} fixes of patches/qemu/ ($BIN)" \
 	>"$DIR/bin/version"
 rm -rf "$WORK"
-patches=("$PATCHES"/*.patch)
 log "built $BIN (qemu $upstream: Debian's $src_version and ${#patches[@]} fixes) in $minutes min"
 echo "$BIN"
