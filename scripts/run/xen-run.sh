@@ -512,6 +512,7 @@ if [ -z "$QEMU" ]; then
 			3>"$RUN_DIR/qemu-path" || die "build-qemu.sh failed"
 		QEMU=$(cat "$RUN_DIR/qemu-path")
 		qemu_built=$(cat "$(dirname "$QEMU")/version" 2>/dev/null || echo "$QEMU")
+		stage "qemu: $qemu_built"
 		;;
 	*) QEMU=qemu-system-x86_64 ;;
 	esac
