@@ -35,8 +35,6 @@ log() { echo "build-qemu: $*" >&2; }
 
 src_version=$(dpkg-query -W -f='${source:Version}' qemu-system-x86 2>/dev/null) ||
 	die "qemu-system-x86 is not installed (run scripts/build/install-deps.sh)"
-upstream=${src_version#*:}
-upstream=${upstream%-*}
 key=$( {
 	echo "$src_version"
 	echo "${CONFIGURE[*]}"
@@ -64,21 +62,22 @@ fi
 
 bash "$TOP/scripts/build/install-deps.sh" qemu >&2
 
-# apt-get with deb-src lines for the machine's own Debian sources.
+# apt-get with deb-src lines for the machine's own Debian sources, in a
+# private setup made once here.
+APT=$DIR/apt
+mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$APT/sources.list.d"
+rm -f "$APT/sources.list.d/"*
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+	[ -f "$f" ] || continue
+	sed -n 's/^deb \(.*\)$/deb-src \1/p' "$f" >>"$APT/sources.list.d/machine.list"
+done
+for f in /etc/apt/sources.list.d/*.sources; do
+	[ -f "$f" ] || continue
+	sed 's/^Types:.*$/Types: deb-src/' "$f" >"$APT/sources.list.d/$(basename "$f")"
+done
 apt_src() {
-	local d=$DIR/apt f
-	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/sources.list.d"
-	rm -f "$d/sources.list.d/"*
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		sed -n 's/^deb \(.*\)$/deb-src \1/p' "$f" >>"$d/sources.list.d/machine.list"
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		sed 's/^Types:.*$/Types: deb-src/' "$f" >"$d/sources.list.d/$(basename "$f")"
-	done
-	apt-get -o Dir::Etc::sourcelist=/dev/null -o Dir::Etc::sourceparts="$d/sources.list.d" \
-		-o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache" "$@"
+	apt-get -o Dir::Etc::sourcelist=/dev/null -o Dir::Etc::sourceparts="$APT/sources.list.d" \
+		-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT/cache" "$@"
 }
 
 PKG=$DIR/src-pkg/$src_version
@@ -144,5 +143,5 @@ patches=("$PATCHES"/*.patch)
 echo "Debian's qemu $src_version with the ${#patches[@]} fixes of patches/qemu/ ($BIN)" \
 	>"$DIR/bin/version"
 rm -rf "$WORK"
-log "built $BIN (qemu $upstream: Debian's $src_version and ${#patches[@]} fixes) in $minutes min"
+log "built in $minutes min: $(cat "$DIR/bin/version")"
 echo "$BIN"
